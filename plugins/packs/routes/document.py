@@ -40,8 +40,8 @@ SUFFIXES = (".py", *JS_SUFFIXES, MANIFEST)  # manifests: parsed when the linker 
 
 def NAMED(name: str) -> bool:
     """`tsconfig*.json`/`jsconfig*.json`, sample environment files (`.env.example`), a
-    distribution's `pyproject.toml`/`setup.cfg` and npm/Yarn/pnpm lock files (the versions a
-    library's routes depend on): parsed when the linker asks, too."""
+    distribution's `pyproject.toml`/`setup.cfg` and npm's, yarn's and pnpm's lock files:
+    parsed when the linker asks, too."""
     return is_config(name) or is_env_file(name) or is_distribution_file(name) or is_lock(name)
 
 

@@ -29,6 +29,7 @@ from .model import (
     Expr,
     ImportRef,
     Invocation,
+    Listing,
     Lit,
     LoadDecl,
     ModuleFacts,
@@ -321,6 +322,95 @@ def _glob(reader: _Reader, call: _Node) -> None:
     for level in levels:
         pred = ("and", pred, ("path", level))
     _emit(reader, call, folder, True, (pred,), callback, module_param=False)
+
+
+def listing(reader: _Reader, call: _Node) -> Listing | None:
+    """A glob listing of script files held as a value (`globSync('src/models/**/*.js')`,
+    `glob.sync(pattern)` of an imported glob, fast-glob or globby, no options), or such a
+    listing's `.map(f => path.basename(f, '.js'))` whose callback spells a name from each
+    path (`_spelling`); None for anything else (a `cwd`, a computed pattern: a value not known,
+    as before). Only script patterns (`*.js`, `*.ts`, …): the walk holds no other file."""
+    function = _unwrap(call.child_by_field_id(reader.fields.function))
+    args = reader._arguments(call)
+    if function is None or not args:
+        return None
+    if (
+        function.type == "member_expression"
+        and reader._text(function.child_by_field_id(reader.fields.property)) == "map"
+    ):
+        inner = _unwrap(function.child_by_field_id(reader.fields.object))
+        source = (
+            listing(reader, inner)
+            if inner is not None and inner.type == "call_expression"
+            else None
+        )
+        callback = _function(reader, args[0]) if source is not None and len(args) == 1 else None
+        param = _first_param(reader, callback) if callback is not None else None
+        value = _returned(reader, callback) if callback is not None else None
+        if source is None or source.spelling or param is None or value is None:
+            return None
+        spelling = _spelling(reader, value, param)
+        return Listing(source.pattern, source.regex, spelling, source.origin) if spelling else None
+    if len(args) != 1:
+        return None
+    if function.type == "member_expression":
+        owner = reader._text(function.child_by_field_id(reader.fields.object))
+        named = reader._text(function.child_by_field_id(reader.fields.property))
+        if named != "sync":
+            return None
+    elif function.type == "identifier":
+        owner = reader._text(function)
+    else:
+        return None
+    ref = reader.bindings.get(owner)
+    if not isinstance(ref, ImportRef) or ref.module not in _GLOBS:
+        return None
+    if function.type == "identifier" and ref.attr not in {"globSync", "sync"}:
+        return None
+    written = reader._string(_unwrap(args[0]) or args[0])
+    if written is None or not written.endswith(_SCRIPTS) or written.startswith("/"):
+        return None
+    text = written.removeprefix("./")
+    found = _pattern_text(text)
+    if found is None:
+        return None
+    return Listing(text, found[1], (), reader.path)
+
+
+def _returned(reader: _Reader, function: _Node) -> _Node | None:
+    """What an arrow's expression body, or a body of one `return x;`, gives."""
+    body = function.child_by_field_id(reader.fields.body)
+    if body is None:
+        return None
+    if body.type != "statement_block":
+        return _unwrap(body)
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if len(statements) != 1 or statements[0].type != "return_statement":
+        return None
+    values = statements[0].named_children
+    return _unwrap(values[0]) if values else None
+
+
+def listed(found: Listing, files: Collection[str], cwd: str) -> list[str] | None:
+    """The items of a listing: each walked script file below `cwd` its pattern matches (in
+    path order, as glob sorts them), spelled as its `.map` spells it; None past `limit`."""
+    base = f"{cwd}/" if cwd else ""
+    try:
+        pattern = re.compile(found.regex)
+    except re.error:
+        return None
+    items: list[str] = []
+    for file in sorted(files):
+        if not file.startswith(base) or not file.endswith(_SCRIPTS):
+            continue
+        rel = file[len(base) :]
+        if pattern.match("/" + rel) is None:
+            continue
+        spelled = spelled_for(found.spelling, rel) if found.spelling else rel
+        if spelled is None:
+            return None
+        items.append(spelled)
+    return items
 
 
 def _bundled(reader: _Reader, call: _Node) -> None:
@@ -929,12 +1019,14 @@ def spelled_for(parts: tuple[tuple[str, ...], ...], entry: str) -> str | None:
                     )
                 except re.error:
                     return None
-            elif op == "basename":
+            elif op == "basename":  # of a listed path, too (glob): its last segment
                 ext = ops.pop(0)
+                value = posixpath.basename(value)
                 value = (
                     value[: -len(ext)] if ext and value.endswith(ext) and value != ext else value
                 )
             elif op == "stem":
+                value = posixpath.basename(value)
                 value = posixpath.splitext(value)[0] if not value.startswith(".") else value
             elif op == "toLowerCase":
                 value = value.lower()

@@ -205,6 +205,10 @@ _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _BLANKS = frozenset(b" \t\r\n")
 
 
+# a `for (… of/in …)` loop or an array method run per item (`MODELS.forEach(m => …)`)
+_LOOP_OVER = re.compile(rb"\bfor\s*\(|\.\s*(?:forEach|map|reduce)\s*\(")
+
+
 def _in_callback_or_loop(node: _Node) -> bool:
     """Whether `node` is inside a `for` loop or a function passed as an argument (a `forEach`
     callback): where `_loop_envs` may find literal loops; read by node types alone."""
@@ -1272,7 +1276,9 @@ class _Reader:
         was scanned whole 10,000 times)."""
         if self._spells_tables is None:
             source = self.source
-            self._spells_tables = b"[" in source or b"Object." in source
+            self._spells_tables = (
+                b"[" in source or b"Object." in source or _LOOP_OVER.search(source) is not None
+            )  # a loop over an imported list or object spells no `[` here (`for (m of MODELS)`)
         return bool(self.arrays or self.objects) or self._spells_tables
 
     def _collection(self, node: _Node | None) -> _Node | None:
@@ -2168,6 +2174,9 @@ class _Reader:
             tabled = self._table_router(node)
             if tabled is not None:
                 return tabled
+            listed = js_dirload.listing(self, node) if node.type == "call_expression" else None
+            if listed is not None:  # `globSync('models/*.js')`: the linker lists the files
+                return listed
             module = self._require(node)
             if module is not None:
                 return self._ref(module, "default")
@@ -3208,6 +3217,10 @@ class _Reader:
         """An argument of a call that passes a router: the router as `_owner` reads it, any
         other as `_value` does (`spec.verb || 'get'`: what the callers of the enclosing
         function pass)."""
+        if node.type == "identifier" and self._text(node) in self._env:
+            looped = self._value(node)  # a loop's variable: this iteration's item
+            if looped is not None:
+                return looped
         owner = self._owner(node)
         if isinstance(owner, _ROUTERISH) and not isinstance(owner, Sym):
             return owner

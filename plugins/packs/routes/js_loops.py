@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Expr, ImportRef, Lit, Sym
+from .model import Expr, ImportRef, Listing, Lit, Sym
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -259,17 +259,20 @@ def _deferred(reader: _Reader, scope: _Node) -> Env | None:
         target = scope.child_by_field_id(reader.fields.left)
         source = unwrap(scope.child_by_field_id(reader.fields.right))
         if not any(c.type == "of" for c in scope.children):
-            named = _named_object(reader, source)
-            if named is None or target is None or target.type != "identifier":
+            keyed = _named_object(reader, source)
+            if keyed is None or target is None or target.type != "identifier":
                 return None
-            return {reader._text(target): Deferred(named)}
+            return {reader._text(target): Deferred(keyed)}
     else:
         target = item_parameter(reader, scope)
         source = unwrap(_looped_call(reader, scope))
     if source is None or target is None:
         return None
-    if source.type != "call_expression":  # `for (const r of ROUTES)`: each item of a list
-        named = _named_object(reader, source)
+    named: Expr | None = None
+    if source.type == "call_expression" and isinstance(listing := reader._expr(source), Listing):
+        named = listing  # `globSync('models/*.js').forEach(…)`: each file the linker lists
+    if source.type != "call_expression" or named is not None:  # `for (const r of ROUTES)`
+        named = named or _named_object(reader, source)
         if named is None:
             return None
         if target.type == "identifier":
@@ -315,6 +318,14 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
     if isinstance(named, ImportRef):
         return named
     if isinstance(named, Sym) and isinstance(reader.bindings.get(named.path[0]), ImportRef):
+        return named
+    if isinstance(named, Listing):  # `globSync(…)` as the loop's object
+        return named
+    if (
+        isinstance(named, Sym)
+        and len(named.path) == 1
+        and isinstance(reader.bindings.get(named.path[0]), Listing)
+    ):  # `const models = globSync(…)` at the top level: read where it is bound
         return named
     return None
 

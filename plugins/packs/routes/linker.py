@@ -36,7 +36,7 @@ from .frameworks import (
 )
 from .js_modules import JsModules, package_name
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
-from .manifests import LOCKS, MANIFEST, declared_range, pinned
+from .manifests import LOCKS, MANIFEST, declared_range
 from .model import (
     CALL,
     DECORATED,
@@ -76,6 +76,7 @@ from .model import (
     Invocation,
     Items,
     Keyed,
+    Listing,
     Lit,
     LoadDecl,
     LoopKey,
@@ -236,6 +237,28 @@ class _External:
 
     module: str
     path: tuple[str, ...]
+
+
+def _node_path(callee: _External, args: list[_Entity | None]) -> _Str | None:
+    """Node's `path.basename(p, ext)`, `path.extname(p)`, `path.dirname(p)` (POSIX rules) of
+    strings the linker knows (a listed file's path); None for anything else."""
+    if callee.module not in {"path", "node:path", "path/posix"} or len(callee.path) != 1:
+        return None
+    if not args or not all(isinstance(a, _Str) for a in args) or len(args) > 2:
+        return None
+    texts = [a.value for a in args if isinstance(a, _Str)]
+    function, value = callee.path[0], texts[0].rstrip("/") or texts[0]
+    if function == "basename":
+        name = posixpath.basename(value)
+        ext = texts[1] if len(texts) == 2 else ""
+        return _Str(name[: -len(ext)] if ext and name.endswith(ext) and name != ext else name)
+    if function == "extname" and len(texts) == 1:
+        name = posixpath.basename(value)
+        dot = name.rfind(".")
+        return _Str(name[dot:] if dot > 0 else "")  # `.env`: none
+    if function == "dirname" and len(texts) == 1:
+        return _Str(posixpath.dirname(value) or ".")
+    return None
 
 
 _MANIFEST_LISTS = ("register", "registrations", "plugins")  # where glue's versions list plugins
@@ -1533,19 +1556,61 @@ class _RouteResolver:
     def _attach_keyed(self, path: str, route: RouteDecl) -> None:
         """`mapRoutes(table, folder)` (`option_routes.TableRouter`): each `'VERB /path'` key of
         the table a route of the router made at the call, placed there; a verb the versions
-        the nearest `package.json` admits may not route, a version whose routers share every
-        table, or a table not found: an `UNRESOLVED_ROUTE` at the call naming the library."""
+        the nearest `package.json` admits may not route, or a table not found: an
+        `UNRESOLVED_ROUTE` at the call naming the library. Where every version the repository
+        installs (its lock's pins) keeps one router for every call, the router serves each
+        table given to the library under that manifest too, each route placed at the call
+        given its table; where only some do, a finding at the call."""
         record = option_routes.TABLE_ROUTERS[route.keyed_by]
-        bare = replace(route, keyed_by="")
-        table = self._settled(self.evaluate(path, route.path))
-        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+        declaring = self._declaring(path, record.library)
+        admits = None if declaring is None else declaring[1]
+        shared = declaring is not None and not declaring[1].admits_from(record.shared_before)
+        calls = self._keyed_calls(record.library, declaring) if shared else [(path, route)]
+        for file, call in calls:
+            self._attach_keyed_table(path, route, file, call, record, admits)
+        if not shared and option_routes.admits_before(admits, record.shared_before):
             detail = (
-                f"the route table `{describe(route.path)}` given to `{record.library}` here is "
-                "computed out of sight: its routes are not listed"
+                f"`{record.library}` before "
+                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
+                "serves the tables of every call on each router it returns: routes of other "
+                "tables under this router are not listed"
             )
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+
+    def _keyed_calls(
+        self, library: str, declaring: tuple[str, Range] | None
+    ) -> list[tuple[str, RouteDecl]]:
+        """Every call giving `library` a table in the files `declaring`'s manifest installs
+        for (the one module-level router they share), in file and line order."""
+        return [
+            (file, decl)
+            for file, facts in sorted(self.modules.items())
+            for decl in facts.routes
+            if decl.keyed_by == library and self._declaring(file, library) == declaring
+        ]
+
+    def _attach_keyed_table(
+        self,
+        path: str,
+        route: RouteDecl,
+        file: str,
+        call: RouteDecl,
+        record: option_routes.TableRouter,
+        admits: Range | None,
+    ) -> None:
+        """The routes of the table `call` (in `file`) gives the library, on `route`'s router;
+        a table not read, or entries a version admitted does not route: a finding at `call`,
+        reported once however many routers serve it."""
+        bare = replace(route, keyed_by="")
+        here = file == path
+        table = self._settled(self.evaluate(file, call.path))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            detail = (
+                f"the route table `{describe(call.path)}` given to `{record.library}` here is "
+                "computed out of sight: its routes are not listed"
+            )
+            self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
             return
-        admits = self._declared_range(path, record.library)
         left: list[str] = []
         for key, _ in table.value.fields:
             entry = option_routes.table_entry(key)
@@ -1558,21 +1623,18 @@ class _RouteResolver:
             ):
                 left.append(f"`{key}`")
                 continue
-            self._attach_route(path, replace(bare, path=Lit(served), methods=(verb.upper(),)))
+            one = replace(bare, path=Lit(served), methods=(verb.upper(),))
+            if not here:
+                one = replace(one, called_at=(file, call.line), via=(path, route.line))
+            elif call.line != route.line:
+                one = replace(one, line=call.line)
+            self._attach_route(path, one)
         if left:
             detail = (
                 f"`{record.library}` is given entries here that some of the versions the "
                 f"repository may install do not route ({', '.join(left)}): not listed"
             )
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
-        if option_routes.admits_before(admits, record.shared_before):
-            detail = (
-                f"`{record.library}` before "
-                f"{'.'.join(map(str, record.shared_before))} (which the repository may install) "
-                "serves the tables of every call on each router it returns: routes of other "
-                "tables under this router are not listed"
-            )
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
     def _attach_table(self, path: str, route: RouteDecl) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
@@ -1826,6 +1888,9 @@ class _RouteResolver:
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value)
             keys = [str(index) for index in range(len(records))] if records is not None else None
+        elif isinstance(table, _Scoped) and isinstance(table.value, Items) and table.value.values:
+            # a list's indexes; an empty one is filled at run time (`L.push(x)`): not known
+            keys = [str(index) for index in range(len(table.value.values))]
         return keys if keys is not None and len(keys) <= _MAX_KEYS else None
 
     def _records(
@@ -1852,6 +1917,18 @@ class _RouteResolver:
                 return None
         return found
 
+    def _listing(self, listing: Listing) -> Items | None:
+        """A folder listing as the list of its items the walked files give (`js_dirload.
+        listed`, from the folder of the nearest `package.json` above the file it is written in,
+        where `npm start` runs); None past `_MAX_KEYS` items or where a spelling does not apply."""
+        cwd = posixpath.dirname(listing.origin)
+        while cwd and f"{cwd}/{MANIFEST}" not in self.files:
+            cwd = posixpath.dirname(cwd)
+        items = js_dirload.listed(listing, self.files, cwd)
+        if items is None or len(items) > _MAX_KEYS:
+            return None
+        return Items(tuple(Lit(item) for item in items))
+
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
@@ -1877,9 +1954,14 @@ class _RouteResolver:
                 if index >= len(records):
                     return Opaque()
                 return _record_member(*records[index], names[place + 1 :])
-            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+            if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+                items = entity.value.values  # `for (const m of MODELS)`: item `name` of a list
+                at = int(name) if name.isdigit() else len(items)
+                value = items[at] if at < len(items) else None
+            elif isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+                value = dict(entity.value.fields).get(name)
+            else:
                 return Opaque()
-            value = dict(entity.value.fields).get(name)
             if value is None:
                 return Opaque()
             found, file = value, entity.file
@@ -3041,34 +3123,41 @@ class _RouteResolver:
     def _declared_range(self, path: str, package: str) -> Range | None:
         """The range of `package` the `package.json` nearest `path` declares (up to the
         repository's root, as npm and workspaces install it), narrowed to the versions the
-        nearest lock file from that folder up pins (`npm ci` installs those; a pin outside
-        the range, a stale lock, is not taken); None when no manifest declares it."""
+        nearest lock file at or above it pins (`package-lock.json`, `yarn.lock`, …: what an
+        install takes) where they agree; None when no manifest declares it."""
+        found = self._declaring(path, package)
+        return None if found is None else found[1]
+
+    def _declaring(self, path: str, package: str) -> tuple[str, Range] | None:
+        """`_declared_range` and the manifest that declares it."""
         folder = posixpath.dirname(path)
         while True:
             manifest = f"{folder}/{MANIFEST}" if folder else MANIFEST
             if manifest in self.files:
                 spec = declared_range(self._facts(manifest), package)
                 if spec is not None:
-                    return self._locked(folder, package, semver(spec))
+                    declared = semver(spec)
+                    pinned = self._pinned(folder, package)
+                    narrowed = declared if pinned is None else declared.intersect(pinned)
+                    return manifest, declared if narrowed.is_empty() else narrowed
             if not folder:
                 return None
             folder = posixpath.dirname(folder)
 
-    def _locked(self, folder: str, package: str, declared: Range) -> Range:
-        """`declared` narrowed to the versions of `package` the lock file nearest `folder`
-        (up to the root: a workspace's lock is at its root) pins, where they meet."""
+    def _pinned(self, folder: str, package: str) -> Range | None:
+        """The versions of `package` the nearest lock file at or above `folder` pins (one
+        folder's locks together: a repository may keep npm's and yarn's); None: none does."""
         while True:
+            pinned: Range | None = None
             for name in LOCKS:
                 lock = f"{folder}/{name}" if folder else name
-                if lock not in self.files:
-                    continue
-                pins = Range(())
-                for version in pinned(self._facts(lock), package):
-                    pins = pins.union(semver(version))
-                narrowed = declared.intersect(pins)
-                return declared if narrowed.is_empty() else narrowed
-            if not folder:
-                return declared
+                if lock in self.files:
+                    spec = declared_range(self._facts(lock), package)
+                    if spec is not None:
+                        pins = semver(spec)
+                        pinned = pins if pinned is None else pinned.union(pins)
+            if pinned is not None or not folder:
+                return pinned
             folder = posixpath.dirname(folder)
 
     def _holds(
@@ -3430,6 +3519,9 @@ class _RouteResolver:
             return options[0] if all(o == options[0] for o in options) else _OneOf(options)
         if isinstance(expr, Namespace | Function | DependencyAlias | StarletteRoutes | Items):
             return _Scoped(path, expr)
+        if isinstance(expr, Listing):  # `globSync('models/*.js')`: the files it lists
+            items = self._listing(expr)
+            return _Scoped(path, items) if items is not None else None
         if isinstance(expr, Bound):  # a parameter's value, written where the call is
             return self.evaluate(expr.file, expr.expr)
         if isinstance(expr, Apply):
@@ -3458,6 +3550,10 @@ class _RouteResolver:
                 and callee.value.returns is not None
             ):  # a helper of the project's: its return value for these arguments
                 return self._apply(path, Apply(expr.callee, expr.passed))
+            if isinstance(callee, _External) and expr.passed is not None:
+                named = _node_path(callee, [self.evaluate(path, a) for a in expr.passed])
+                if named is not None:  # `path.basename(file, '.js')` of a listed file
+                    return named
             return self._member(callee, CALL) if callee is not None else None
         if isinstance(expr, Mapped):
             return self._array_built(path, expr)
@@ -3783,11 +3879,14 @@ def _last(value: ImportRef | Sym) -> str | None:
 
 
 def _keyed_parts(expr: Expr) -> list[LoopKey]:
-    """The `LoopKey` values `expr` holds, itself or as parts of a concatenation."""
+    """The `LoopKey` values `expr` holds, itself, as parts of a concatenation or as the
+    arguments of a call the linker may compute (`path.basename(file, '.js')`)."""
     if isinstance(expr, LoopKey):
         return [expr]
     if isinstance(expr, Concat):
         return [k for part in expr.parts for k in _keyed_parts(part)]
+    if isinstance(expr, Call) and expr.passed is not None:
+        return [k for part in expr.passed for k in _keyed_parts(part)]
     return []
 
 
@@ -3817,6 +3916,9 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         return value(expr)
     if isinstance(expr, Concat) and _keyed_in(expr):
         return Concat(tuple(_keyed_filled(part, value) for part in expr.parts))
+    if isinstance(expr, Call) and expr.passed is not None and _keyed_in(expr):
+        args = tuple(_keyed_filled(part, value) for part in expr.args)
+        return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     return expr
 
 

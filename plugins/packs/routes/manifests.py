@@ -12,6 +12,8 @@ from ..declared_versions import read as read_declarations
 from .model import Expr, Items, Lit, ModuleFacts, Namespace
 
 MANIFEST = "package.json"
+# npm's, yarn's and pnpm's lock files: the versions an install beside them takes
+LOCKS = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml")
 # `exports` conditions Node picks from for `require` and `import`, in the order tried here
 _CONDITIONS = ("require", "node", "import", "default")
 
@@ -20,40 +22,23 @@ def is_manifest(path: str) -> bool:
     return path == MANIFEST or path.endswith("/" + MANIFEST)
 
 
-# npm's, Yarn's and pnpm's lock files: the versions an install of the folder's packages pins,
-# in the order the linker looks in a folder
-LOCKS = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml")
-_LOCK_NAMES = frozenset(LOCKS)
-PINS = "pinned versions"
-"""The binding (no JavaScript name can be spelled so) holding each package a lock file pins:
-`Namespace` of package -> `Items` of the versions it pins (a nested copy may pin another)."""
-
-
 def is_lock(path: str) -> bool:
-    return path.rpartition("/")[2] in _LOCK_NAMES
+    return path.rpartition("/")[2] in LOCKS
 
 
 def lock_facts(path: str, source: str) -> ModuleFacts:
-    """A lock file's pins (`declared_versions`' reading: npm's `packages`/`dependencies`,
-    Yarn's blocks, pnpm's `packages:` keys); a file it cannot read pins nothing."""
+    """`bindings[DEPENDENCIES]`: each package a lock file pins, its pins as one range (`1.0.1`,
+    `1.0.1 || 2.1.0` where several copies are installed), as a manifest's ranges are kept. A
+    lock that cannot be read pins nothing (never a parse error: it holds no route)."""
     pins: dict[str, list[str]] = {}
     for requirement in read_declarations(path, source).requirements:
-        versions = pins.setdefault(requirement.package, [])
-        if requirement.text not in versions:
-            versions.append(requirement.text)
-    table = tuple((name, Items(tuple(Lit(v) for v in found))) for name, found in pins.items())
-    return ModuleFacts("lock", bindings={PINS: Namespace(table)} if table else {})
-
-
-def pinned(facts: ModuleFacts, package: str) -> list[str]:
-    """The versions a lock file's facts pin for `package` (none: not pinned there)."""
-    table = facts.bindings.get(PINS)
-    if not isinstance(table, Namespace):
-        return []
-    found = dict(table.fields).get(package)
-    if not isinstance(found, Items):
-        return []
-    return [v.value for v in found.values if isinstance(v, Lit) and isinstance(v.value, str)]
+        kept = pins.setdefault(requirement.package, [])
+        if requirement.text not in kept:
+            kept.append(requirement.text)
+    if not pins:
+        return ModuleFacts("package")
+    ranges = tuple((name, Lit(" || ".join(texts))) for name, texts in pins.items())
+    return ModuleFacts("package", bindings={DEPENDENCIES: Namespace(ranges)})
 
 
 def manifest_facts(source: str) -> ModuleFacts:

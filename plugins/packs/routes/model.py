@@ -486,6 +486,21 @@ class PluginOf:
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """A folder listing held as a value (`globSync('src/models/*.js')`, glob's, fast-glob's
+    and globby's `sync`), and what a `.map(f => path.basename(f, '.js'))` makes of each path
+    (`spelling`: `js_dirload.spelled_for`'s operations; empty, the path as listed). The linker
+    lists the walked script files the pattern matches from the working directory (the folder
+    of the nearest `package.json` above `origin`, where `npm start` runs) as the list's items,
+    so a loop over the list is unrolled per file (`for (const m of models) crud(router, m)`)."""
+
+    pattern: str  # the pattern as written, `./` dropped: relative to the working directory
+    regex: str  # what `/` + a path below the working directory matches (`_pattern_text`)
+    spelling: tuple[tuple[str, ...], ...]
+    origin: str  # the file the listing is written in
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -523,6 +538,7 @@ Expr = (
     | Mapped
     | Choice
     | PluginOf
+    | Listing
 )
 
 
