@@ -146,6 +146,12 @@ class Framework:
     # `ALL /x` where the framework's own route table keeps it as one route (Express's
     # `route.methods._all`, koa-router's layer of every method); else one route per method
     every_method: str | None = None
+    # a regular expression as a path (`app.get(/^\/x/, h)`): "any" routes one as a route's
+    # path and as a mount path (Express 4 and 5); "unprefixed" as a route's path with no
+    # prefix before it (koa-router joins a prefix to the expression's text, which then
+    # matches nothing the expression does, or @koa/router 13+ drops the prefix); "" none
+    # (Fastify 3+ and hapi reject one): each such route is a finding saying so
+    regex_paths: str = ""
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -374,6 +380,7 @@ READ = (
         router_members=("Router",),
         table_routers=TABLE_ROUTERS,
         every_method="ALL",
+        regex_paths="any",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),
         guards={
@@ -414,6 +421,7 @@ READ = (
             "linPatch": "PATCH", "linDelete": "DELETE", "linHead": "HEAD", "linOption": "OPTIONS",
         },
         every_method="ALL",
+        regex_paths="unprefixed",
         # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
         chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),
         unwrap=("routes", "middleware"),

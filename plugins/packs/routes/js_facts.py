@@ -59,6 +59,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    Pattern,
     PluginOf,
     PrefixDecl,
     RouteDecl,
@@ -2154,6 +2155,10 @@ class _Reader:
             if fallback is None and self._scoped and kind == "ternary_expression":
                 return self._choice(node)
             return fallback
+        if kind == "regex":  # `app.get(/^\/x/i, h)`: a path only some frameworks route
+            return _pattern(self._text(node))
+        if kind in {"call_expression", "new_expression"} and (made := self._regexp(node)):
+            return made
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2254,6 +2259,25 @@ class _Reader:
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _regexp(self, node: _Node) -> Pattern | None:
+        """`new RegExp('^/x', 'i')` (or `RegExp(...)`, or of a literal `/x/`) of literal
+        arguments: the expression it makes, its source escaped as JavaScript escapes it."""
+        field = self.fields.constructor if node.type == "new_expression" else self.fields.function
+        if self._text(node.child_by_field_id(field)) != "RegExp":
+            return None
+        args = [_unwrap(a) for a in self._arguments(node)]
+        if not 1 <= len(args) <= 2 or any(a is None for a in args):
+            return None
+        first = args[0]
+        flags = self._string(args[1]) if len(args) == 2 and args[1] is not None else ""
+        if first is None or flags is None:
+            return None
+        if first.type == "regex":
+            made = _pattern(self._text(first))
+            return Pattern(made.source, flags) if len(args) == 2 else made
+        source = self._string(first) if first.type == "string" else None
+        return Pattern(_regexp_source(source), flags) if source is not None else None
 
     def _maybe_router(self, node: _Node) -> RouterRef | None:
         """`new Srv()` (or a capitalised `Srv()`) of a name the file imports from anywhere but
@@ -4037,6 +4061,42 @@ _UNSET_TESTS = (
     "{0} == undefined", "{0} == null", "{0} === null", "!{0}",
     "typeof {0} == 'undefined'", 'typeof {0} == "undefined"',
 )  # fmt: skip
+
+
+def _pattern(literal: str) -> Pattern:
+    """`/^\\/x/i` as written: its source (between the slashes) and its flags."""
+    source, _, flags = literal[1:].rpartition("/")
+    return Pattern(source, flags)
+
+
+def _regexp_source(pattern: str) -> str:
+    """The `source` JavaScript gives `new RegExp(pattern)`: a `/` outside a class and not
+    escaped is escaped, line breaks are written as escapes, none is `(?:)`."""
+    if not pattern:
+        return "(?:)"
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            out.append(char)
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "/" and not in_class:
+            out.append("\\")
+        elif char in _LINE_ESCAPES:
+            out.append(_LINE_ESCAPES[char])
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+_LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def _unwrap(node: _Node | None) -> _Node | None:

@@ -486,6 +486,16 @@ class PluginOf:
 
 
 @dataclass(frozen=True, slots=True)
+class Pattern:
+    """A regular expression given as a path (`app.get(/^\\/x/i, h)`, `new RegExp('^/x')`):
+    its `source` as JavaScript's `RegExp.prototype.source` spells it, and its `flags`. Visible,
+    but a path only where the framework routes one (`Framework.regex_paths`)."""
+
+    source: str
+    flags: str
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -493,6 +503,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | Pattern
     | ConfigKey
     | Lit
     | Sym
@@ -832,6 +843,7 @@ def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]
 
 _pickled_by_fields(
     Lit,
+    Pattern,
     BootstrapDecl,
     Sym,
     Concat,
