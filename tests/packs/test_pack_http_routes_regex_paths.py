@@ -76,6 +76,33 @@ def test_express_regex_paths_and_mounts_are_routes_named_by_their_source() -> No
     assert not [f for f in found["findings"] if f["code"].startswith("UNRESOLVED_")]
 
 
+WRAPPED_SITE: dict[str, str] = {
+    "ops/wire.js": (
+        "exports.expose = (server, where, ...stack) => { server.patch(where, ...stack); };\n"
+    ),
+    "ops/boot.js": (
+        "const makeApp = require('express');\n"
+        "const { expose } = require('./wire');\n"
+        "const ops = makeApp();\n"
+        "expose(ops, /^\\/jobs\\/\\d+$/, (req, res) => res.end());\n"
+        "expose(ops, RegExp('^/queues/[^/]+$', 'u'), (req, res) => res.end());\n"
+        "ops.listen(9000);\n"
+    ),
+}
+
+
+def test_a_regex_passed_to_a_wrapper_of_the_project_is_the_path_it_registers() -> None:
+    found = document(WRAPPED_SITE)
+    routes = _routes(found)
+    assert {
+        name: (r["attrs"]["pathRegex"], r["location"]["line"]) for name, r in routes.items()
+    } == {
+        "PATCH /^\\/jobs\\/\\d+$": ("/^\\/jobs\\/\\d+$/", 4),
+        "PATCH /^\\/queues\\/[^/]+$": ("/^\\/queues\\/[^/]+$/u", 5),
+    }
+    assert not found["findings"]
+
+
 KOA_SITE: dict[str, str] = {
     "svc/pages.ts": (
         "import Router from '@koa/router';\n"
@@ -194,7 +221,7 @@ def test_regex_paths_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     extra = {"web/util.js": "module.exports = (s) => /x/.test(s);\n"}
-    files = {**EXPRESS_SITE, **KOA_SITE, **REJECTING_SITE, **extra}
+    files = {**EXPRESS_SITE, **WRAPPED_SITE, **KOA_SITE, **REJECTING_SITE, **extra}
     documents, parsed = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[1] == documents[0]
     assert parsed[1] < parsed[0]  # the helper no router reaches is left unparsed

@@ -167,7 +167,7 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
-_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array"})
+_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
@@ -194,6 +194,7 @@ _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to regi
 _PASSED = (
     *_ROUTERISH,
     Lit,
+    Pattern,  # `reg(app, /^\/x/)`: a regular expression as a path
     Concat,
     StarletteRoutes,
     LoopKey,
