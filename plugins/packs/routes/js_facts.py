@@ -2265,7 +2265,8 @@ class _Reader:
         """`new RegExp('^/x', 'i')` (or `RegExp(...)`, or of a literal `/x/`) of literal
         arguments: the expression it makes, its source escaped as JavaScript escapes it."""
         field = self.fields.constructor if node.type == "new_expression" else self.fields.function
-        if self._text(node.child_by_field_id(field)) != "RegExp":
+        callee = node.child_by_field_id(field)
+        if callee is None or callee.type != "identifier" or self._text(callee) != "RegExp":
             return None
         args = [_unwrap(a) for a in self._arguments(node)]
         if not 1 <= len(args) <= 2 or any(a is None for a in args):
