@@ -102,6 +102,6 @@ def regex_literals(path: str) -> tuple[str, ...]:
 
 
 def regex_named(path: str) -> str:
-    """`path` with each regular expression written as its source (its flags dropped: they are
-    in `attrs.pathRegex`), as `String(prefix) + regexp`-built names spell it."""
+    """`path` with each regular expression written as its source where it stands (its flags
+    dropped: they are in `attrs.pathRegex`): `/api` and `/^\\/x/i` give `/api/^\\/x`."""
     return _REGEX_TOKEN.sub(lambda m: bytes.fromhex(m.group(1)).decode(), path)
