@@ -7,7 +7,9 @@ visible in the scanned files (the name then lacks it; an `UNRESOLVED_PREFIX` fin
 where), and `configDefault` (a string, sources joined by `; `) when a segment of the name is a configuration's default
 taken because nothing the scan shows overrides it (`process.env.PREFIX || '/api'`, a schema's
 `default`, a sample environment file's value), naming each source (the deployment may set
-another). Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
+another), and `pathRegex` (the regular expressions its path holds, as literals with their flags,
+`; `-separated: `/^\\/x/i`) when its path or a mount path is one, written in the name as its
+source. Signals: `auth` = `required`, `none` or `unknown` (see `auth`).
 """
 
 from __future__ import annotations
@@ -189,4 +191,6 @@ def _attrs(route: FoundRoute) -> JSONObject:
         attrs["configDefault"] = "; ".join(route.assumed)
     if route.library:
         attrs["library"] = route.library
+    if route.regex:
+        attrs["pathRegex"] = route.regex
     return attrs

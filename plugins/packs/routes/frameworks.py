@@ -158,6 +158,12 @@ class Framework:
     # itself (Fastify 4's `exposeHeadRoutes`): where the declared range admits none below it,
     # a HEAD written beside a GET (`route({ method: ['GET', 'HEAD'] })`) is that one, not listed
     head_with_get_from: Version | None = None
+    # a regular expression as a path (`app.get(/^\/x/, h)`): "any" routes one as a route's
+    # path and as a mount path (Express 4 and 5); "unprefixed" as a route's path with no
+    # prefix before it (koa-router joins a prefix to the expression's text, which then
+    # matches nothing the expression does, or @koa/router 13+ drops the prefix); "" none
+    # (Fastify 3+ and hapi reject one): each such route is a finding saying so
+    regex_paths: str = ""
     # dotted option paths holding a route's auth (Hapi's `options.auth`: `false` is none, a
     # strategy is a guard, `mode: 'try'`/`'optional'` is none)
     auth_options: tuple[str, ...] = ()
@@ -405,6 +411,7 @@ READ = (
         router_members=("Router",),
         table_routers=TABLE_ROUTERS,
         every_method="ALL",
+        regex_paths="any",
         # `app.get(name)` reads a setting: only calls that return the app or router always
         chained=("use", "set", "enable", "disable", "engine", "param"),
         guards={
@@ -445,6 +452,7 @@ READ = (
             "linPatch": "PATCH", "linDelete": "DELETE", "linHead": "HEAD", "linOption": "OPTIONS",
         },
         every_method="ALL",
+        regex_paths="unprefixed",
         # Koa's `app.use`; koa-router's `use`, `prefix`, `param` and every route method
         chained=("use", "prefix", "param", "all", "del", *_VERB_NAMES),
         unwrap=("routes", "middleware"),

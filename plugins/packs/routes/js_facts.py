@@ -59,6 +59,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    Pattern,
     PluginOf,
     PrefixDecl,
     RouteDecl,
@@ -166,7 +167,7 @@ _FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
-_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array"})
+_SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
@@ -193,6 +194,7 @@ _HOOK_APPS = frozenset({"app", "router"})  # what a plugin hook is given to regi
 _PASSED = (
     *_ROUTERISH,
     Lit,
+    Pattern,  # `reg(app, /^\/x/)`: a regular expression as a path
     Concat,
     StarletteRoutes,
     LoopKey,
@@ -2162,6 +2164,10 @@ class _Reader:
             if fallback is None and kind == "binary_expression":
                 return self._equality(node)
             return fallback
+        if kind == "regex":  # `app.get(/^\/x/i, h)`: a path only some frameworks route
+            return _pattern(self._text(node))
+        if kind in {"call_expression", "new_expression"} and (made := self._regexp(node)):
+            return made
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2265,6 +2271,26 @@ class _Reader:
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
+
+    def _regexp(self, node: _Node) -> Pattern | None:
+        """`new RegExp('^/x', 'i')` (or `RegExp(...)`, or of a literal `/x/`) of literal
+        arguments: the expression it makes, its source escaped as JavaScript escapes it."""
+        field = self.fields.constructor if node.type == "new_expression" else self.fields.function
+        callee = node.child_by_field_id(field)
+        if callee is None or callee.type != "identifier" or self._text(callee) != "RegExp":
+            return None
+        args = [_unwrap(a) for a in self._arguments(node)]
+        if not 1 <= len(args) <= 2 or any(a is None for a in args):
+            return None
+        first = args[0]
+        flags = self._string(args[1]) if len(args) == 2 and args[1] is not None else ""
+        if first is None or flags is None:
+            return None
+        if first.type == "regex":
+            made = _pattern(self._text(first))
+            return Pattern(made.source, flags) if len(args) == 2 else made
+        source = self._string(first) if first.type == "string" else None
+        return Pattern(_regexp_source(source), flags) if source is not None else None
 
     def _maybe_router(self, node: _Node) -> RouterRef | None:
         """`new Srv()` (or a capitalised `Srv()`) of a name the file imports from anywhere but
@@ -4074,6 +4100,42 @@ _UNSET_TESTS = (
     "{0} == undefined", "{0} == null", "{0} === null", "!{0}",
     "typeof {0} == 'undefined'", 'typeof {0} == "undefined"',
 )  # fmt: skip
+
+
+def _pattern(literal: str) -> Pattern:
+    """`/^\\/x/i` as written: its source (between the slashes) and its flags."""
+    source, _, flags = literal[1:].rpartition("/")
+    return Pattern(source, flags)
+
+
+def _regexp_source(pattern: str) -> str:
+    """The `source` JavaScript gives `new RegExp(pattern)`: a `/` outside a class and not
+    escaped is escaped, line breaks are written as escapes, none is `(?:)`."""
+    if not pattern:
+        return "(?:)"
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            out.append(char)
+            escaped = False
+            continue
+        if char == "\\":
+            escaped = True
+        elif char == "[":
+            in_class = True
+        elif char == "]":
+            in_class = False
+        elif char == "/" and not in_class:
+            out.append("\\")
+        elif char in _LINE_ESCAPES:
+            out.append(_LINE_ESCAPES[char])
+            continue
+        out.append(char)
+    return "".join(out)
+
+
+_LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def _unwrap(node: _Node | None) -> _Node | None:

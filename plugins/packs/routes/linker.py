@@ -90,6 +90,7 @@ from .model import (
     Opaque,
     Param,
     PathCall,
+    Pattern,
     PluginOf,
     PrefixDecl,
     RouteDecl,
@@ -105,7 +106,15 @@ from .model import (
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
-from .paths import brace_path, join, join_prefix
+from .paths import (
+    brace_path,
+    has_regex,
+    join,
+    join_prefix,
+    regex_literals,
+    regex_named,
+    regex_token,
+)
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _MAX_FORKS = 1_024
@@ -158,6 +167,7 @@ class FoundRoute(NamedTuple):
     shape: str = ""  # the path as the framework matches it (Flask: converters kept), for duplicates
     assumed: tuple[str, ...] = ()  # configuration defaults its name was read with
     library: str = ""  # a plugin library that serves it (`option_routes`): `attrs.library`
+    regex: str = ""  # the regular expressions in its path, as literals: `attrs.pathRegex`
 
     @property
     def name(self) -> str:
@@ -2894,7 +2904,21 @@ class _RouteResolver:
                 child_gaps += ((path, mount.line, mount.assumed),)
             if mount.prefix is not None:
                 prefix = self._string(path, mount.prefix)
-                if prefix is None:
+                if (
+                    prefix is not None
+                    and has_regex(prefix)
+                    and BY_KEY[node.decl.framework].regex_paths != "any"
+                ):
+                    record = BY_KEY[node.decl.framework]
+                    written = ", ".join(f"`{r}`" for r in regex_literals(prefix))
+                    detail = (
+                        f"the prefix of this mount is a regular expression ({written}), which "
+                        f"{'koa-router' if record.regex_paths == 'unprefixed' else record.name} "
+                        "does not take as a mount path"
+                    )
+                    prefix = None
+                    child_gaps += ((path, mount.line, detail),)
+                elif prefix is None:
                     detail = (
                         f"the prefix `{describe(mount.prefix)}` of this mount is computed "
                         "out of sight"
@@ -2991,6 +3015,11 @@ class _RouteResolver:
                 place = {"path": route.via[0], "line": route.via[1]}
                 self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
             return
+        if (has_regex(declared) or has_regex(base)) and (
+            off := _regex_not_routed(node.decl.framework, declared, base)
+        ):
+            self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
+            return
         if node.decl.framework == KOA and not declared.startswith("/") and declared and base:
             local = base + declared  # koa-router's layer: `prefix + path`, as written (`*`)
         else:
@@ -3018,6 +3047,7 @@ class _RouteResolver:
             shape = shaped(full) if shaped is not None else ""
             full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
             served.append((full, shape))
+        regex = "; ".join(regex_literals(local)) if has_regex(local) else ""
         endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
@@ -3048,12 +3078,13 @@ class _RouteResolver:
         file, line = route.called_at or (path, route.line)
         assumed = _merged(assumed, self._assumed(path, route.path))
         for full, shape in served:
+            full = regex_named(full) if regex else full
             for method in dict.fromkeys(methods or ("GET",)):
                 verdict = max(route_auth, verb_auth.get(method, NONE))
                 found.append(
                     FoundRoute(
                         method, full, file, line, framework, route.handler, verdict, gaps, shape,
-                        assumed, route.library,
+                        assumed, route.library, regex,
                     )
                 )  # fmt: skip
 
@@ -3495,10 +3526,12 @@ class _RouteResolver:
             return self._symbol(path, expr)  # first, not after a score of type tests
         if isinstance(expr, Lit):
             return _Str(expr.value)
+        if isinstance(expr, Pattern):  # a path where the framework routes one (`_found`)
+            return _Str(regex_token(expr.source, expr.flags))
         if isinstance(expr, Concat):
             pieces = [self.evaluate(path, part) for part in expr.parts]
-            if not all(isinstance(p, _Str) for p in pieces):
-                return None
+            if not all(isinstance(p, _Str) and not has_regex(p.value) for p in pieces):
+                return None  # `'/a' + /x/` is a string of the expression's text
             strings = [p for p in pieces if isinstance(p, _Str)]
             if sum(len(p.value) for p in strings) > MAX_LENGTH:  # `p = p + p` many times over
                 return None
@@ -3936,6 +3969,8 @@ def describe(expr: Expr | None) -> str:
         return f"{expr.module}.{expr.attr}" if expr.attr else expr.module
     if isinstance(expr, Param):
         return expr.name
+    if isinstance(expr, Pattern):
+        return f"/{expr.source}/{expr.flags}"
     if isinstance(expr, ConfigKey):
         return f"configService.get({expr.key!r})"
     if isinstance(expr, Member):
@@ -3954,6 +3989,26 @@ def describe(expr: Expr | None) -> str:
         )
         return ".".join((item, *expr.members))
     return "a computed value"
+
+
+def _regex_not_routed(framework: str, declared: str, base: str) -> str:
+    """Why a route whose path or prefix holds a regular expression is not served as the
+    expression (a finding's detail), by the framework's record (`regex_paths`); "" when it is."""
+    record = BY_KEY[framework]
+    if record.regex_paths == "any" or (record.regex_paths == "unprefixed" and not base):
+        return ""
+    where = "path" if has_regex(declared) else "prefix"
+    written = ", ".join(f"`{r}`" for r in regex_literals(declared) or regex_literals(base))
+    if record.regex_paths == "unprefixed" and has_regex(declared):  # koa-router's
+        return (
+            f"the path of this route is a regular expression ({written}) under the prefix "
+            f"`{regex_named(base)}`, which koa-router does not route as the expression (it "
+            "joins the prefix to the expression's text): it is not listed"
+        )
+    return (
+        f"the {where} of this route is a regular expression ({written}), which {record.name} "
+        "does not route: it is not listed"
+    )
 
 
 def _unseen(entity: _Entity | None) -> bool:

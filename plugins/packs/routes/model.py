@@ -501,6 +501,16 @@ class Listing:
 
 
 @dataclass(frozen=True, slots=True)
+class Pattern:
+    """A regular expression given as a path (`app.get(/^\\/x/i, h)`, `new RegExp('^/x')`):
+    its `source` as JavaScript's `RegExp.prototype.source` spells it, and its `flags`. Visible,
+    but a path only where the framework routes one (`Framework.regex_paths`)."""
+
+    source: str
+    flags: str
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -508,6 +518,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | Pattern
     | ConfigKey
     | Lit
     | Sym
@@ -848,6 +859,7 @@ def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]
 
 _pickled_by_fields(
     Lit,
+    Pattern,
     BootstrapDecl,
     Sym,
     Concat,

@@ -77,3 +77,31 @@ def join_prefix(prefix: str, more: str) -> str:
     if not prefix:
         return more
     return prefix.rstrip("/") + "/" + more.lstrip("/")
+
+
+# A regular expression given as a path (`app.get(/^\/x/i, h)`) travels through prefix joins and
+# a framework's `normalise` as a token no join or normaliser changes (hex digits: no `/`, `:`,
+# `{`), and is written back as its source once the name is made: `GET /api/^\/x`.
+_REGEX_TOKEN = re.compile("\x00([0-9a-f]*)\\.([a-z]*)\x00")
+
+
+def regex_token(source: str, flags: str) -> str:
+    """The stand-in for a regular expression in a path being joined."""
+    return f"\x00{source.encode().hex()}.{flags}\x00"
+
+
+def has_regex(path: str) -> bool:
+    return "\x00" in path
+
+
+def regex_literals(path: str) -> tuple[str, ...]:
+    """Each regular expression in `path`, as a literal: `/^\\/x/i`."""
+    return tuple(
+        f"/{bytes.fromhex(m.group(1)).decode()}/{m.group(2)}" for m in _REGEX_TOKEN.finditer(path)
+    )
+
+
+def regex_named(path: str) -> str:
+    """`path` with each regular expression written as its source where it stands (its flags
+    dropped: they are in `attrs.pathRegex`): `/api` and `/^\\/x/i` give `/api/^\\/x`."""
+    return _REGEX_TOKEN.sub(lambda m: bytes.fromhex(m.group(1)).decode(), path)
