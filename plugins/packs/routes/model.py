@@ -860,6 +860,7 @@ def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]
 _pickled_by_fields(
     Lit,
     Pattern,
+    Listing,
     BootstrapDecl,
     Sym,
     Concat,
