@@ -1,0 +1,202 @@
+"""pack-http-routes on Django views and URL lists that come from an installed library the scan
+cannot read (issue 34 class 4, issue 36's Django row; `packs/routes/django_library_views.py`):
+the project's class views below a library's view class (django-oauth-toolkit's generic views,
+allauth's `SignupView`, dj-rest-auth's `SocialLoginView`), a library view used as it is
+(ariadne-django's `GraphQLView` under an alias, a submodule's class), and a library's
+module-level URL list spliced into or included in the project's own URLconf. Our own code, not
+a repository's; the methods named are those of each library's released source (the record
+cites it), HEAD and OPTIONS left out as for every view."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "plugins"))
+
+from routes_harness import finding_places, names, placed, scanned_both_ways  # noqa: E402
+
+_SETTINGS = (
+    "ROOT_URLCONF = 'hub.urls'\n"
+    "SECRET_KEY = 'x'\n"
+    "INSTALLED_APPS = ['django.contrib.auth', 'oauth2_provider', 'allauth', 'allauth.account']\n"
+)
+
+VIEWS_BELOW_LIBRARY_CLASSES: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'hub.settings')\n",
+    "hub/__init__.py": "",
+    "hub/settings.py": _SETTINGS,
+    "hub/urls.py": (
+        "from ariadne_django.views import GraphQLView as Gql\n"
+        "from django.urls import include, path\n"
+        "from oauth2_provider.views import base as provider_base\n"
+        "\n"
+        "from clients import pages\n"
+        "from graph.schema import schema\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('graph/', Gql.as_view(schema=schema)),\n"
+        "    path('grant/', provider_base.TokenView.as_view()),\n"
+        "    path('clients/', include(pages.patterns)),\n"
+        "]\n"
+    ),
+    "graph/__init__.py": "",
+    "graph/schema.py": "schema = None\n",
+    "clients/__init__.py": "",
+    "clients/pages.py": (
+        "from allauth.account.views import SignupView\n"
+        "from dj_rest_auth.registration.views import SocialLoginView\n"
+        "from django.urls import path, re_path\n"
+        "from oauth2_provider import views as o2\n"
+        "from oauth2_provider.views.generic import ProtectedResourceView\n"
+        "\n"
+        "\n"
+        "class OwnedOnly:\n"
+        "    def get_queryset(self):\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "class Shown(OwnedOnly, o2.ApplicationDetail):\n"
+        "    pass\n"
+        "\n"
+        "\n"
+        "class Erased(OwnedOnly, o2.ApplicationDelete):\n"
+        "    http_method_names = ['get', 'delete']\n"
+        "\n"
+        "\n"
+        "class Join(SignupView):\n"
+        "    def dispatch(self, request, *args, **kwargs):\n"
+        "        return super().dispatch(request, *args, **kwargs)\n"
+        "\n"
+        "\n"
+        "class Federated(SocialLoginView):\n"
+        "    callback_url = '/home'\n"
+        "\n"
+        "\n"
+        "class Ping(ProtectedResourceView):\n"
+        "    def get(self, request):\n"
+        "        return None\n"
+        "\n"
+        "\n"
+        "patterns = [\n"
+        "    path('<int:pk>/', Shown.as_view()),\n"
+        "    path('<int:pk>/erase/', Erased.as_view()),\n"
+        "    re_path(r'^join/?$', Join.as_view()),\n"
+        "    path('federated/', Federated.as_view()),\n"
+        "    path('ping/', Ping.as_view()),\n"
+        "    path('bare/', ProtectedResourceView.as_view()),\n"
+        "]\n"
+    ),
+}
+
+EXPECTED_VIEWS = [
+    "DELETE /clients/{pk}/erase/",
+    "GET /clients/join",
+    "GET /clients/ping/",
+    "GET /clients/{pk}/",
+    "GET /clients/{pk}/erase/",
+    "GET /graph/",
+    "POST /clients/federated/",
+    "POST /clients/join",
+    "POST /grant/",
+    "POST /graph/",
+    "PUT /clients/join",
+]
+
+
+LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'hub.settings')\n",
+    "hub/__init__.py": "",
+    "hub/settings.py": _SETTINGS,
+    "hub/urls.py": (
+        "from django.urls import include, path\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('auth/', include('hub.auth_urls')),\n"
+        "    path('provider/', include('oauth2_provider.urls')),\n"
+        "]\n"
+    ),
+    "hub/auth_urls.py": (
+        "import oauth2_provider.urls as provider_urls\n"
+        "from django.urls import include, path\n"
+        "from oauth2_provider.urls import base_urlpatterns as core\n"
+        "\n"
+        "from .views import health\n"
+        "\n"
+        "ours = [path('health/', health)]\n"
+        "urlpatterns = core + ours + [\n"
+        "    path('manage/', include(provider_urls.management_urlpatterns)),\n"
+        "]\n"
+    ),
+    "hub/views.py": (
+        "from django.views.decorators.http import require_GET\n"
+        "\n"
+        "\n"
+        "@require_GET\n"
+        "def health(request):\n"
+        "    return None\n"
+    ),
+}
+
+EXPECTED_LISTS = sorted(
+    [
+        "GET /auth/health/",
+        *(
+            f"{m} /auth/{r}"
+            for r, ms in (
+                ("authorize/", "GET POST PUT"),
+                ("token/", "POST"),
+                ("revoke_token/", "POST"),
+                ("introspect/", "GET POST"),
+                ("device-authorization/", "POST"),
+                ("device/", "GET POST PUT"),
+                ("device-confirm/{client_id}/{user_code}", "GET POST PUT"),
+                ("device-grant-status/{client_id}/{user_code}", "GET"),
+                ("manage/applications/", "GET"),
+                ("manage/applications/register/", "GET POST PUT"),
+                ("manage/applications/{pk}/", "GET"),
+                ("manage/applications/{pk}/delete/", "GET POST DELETE"),
+                ("manage/applications/{pk}/update/", "GET POST PUT"),
+                ("manage/authorized_tokens/", "GET"),
+                ("manage/authorized_tokens/{pk}/delete/", "GET POST DELETE"),
+            )
+            for m in ms.split()
+        ),
+    ]
+)
+
+
+def test_views_below_library_classes_answer_the_methods_the_library_gives_them() -> None:
+    assert sorted(names(VIEWS_BELOW_LIBRARY_CLASSES)) == EXPECTED_VIEWS
+
+
+def test_a_library_view_with_no_handler_is_a_finding_where_it_is_used() -> None:
+    places = finding_places(VIEWS_BELOW_LIBRARY_CLASSES)
+    assert places == {"UNRESOLVED_ROUTE": ["clients/pages.py:41"]}
+
+
+def test_a_library_url_list_in_the_projects_urlconf_lists_its_routes() -> None:
+    assert sorted(names(LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF)) == EXPECTED_LISTS
+    located = placed(LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF)
+    assert located["POST /auth/token/"] == "hub/auth_urls.py:8 django"
+    assert located["GET /auth/manage/applications/"] == "hub/auth_urls.py:9 django"
+
+
+def test_a_library_urlconf_included_by_module_stays_a_finding_naming_it() -> None:
+    places = finding_places(LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF)
+    assert places == {"UNRESOLVED_ROUTER": ["hub/urls.py:5"]}
+
+
+@pytest.mark.parametrize(
+    "files",
+    [VIEWS_BELOW_LIBRARY_CLASSES, LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF],
+    ids=["views", "lists"],
+)
+def test_the_prefilter_changes_nothing_on_library_views(
+    files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
