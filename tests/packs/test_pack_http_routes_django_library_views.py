@@ -107,6 +107,47 @@ EXPECTED_VIEWS = [
 ]
 
 
+# a project mixin written on `object` (its own `dispatch`) before a library view: the methods
+# are the library view's, as Python's MRO gives them; a project view on `object` with its own
+# handler answers that one
+A_MIXIN_ON_OBJECT: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_.conf')\n",
+    "site_/__init__.py": "",
+    "site_/conf.py": "ROOT_URLCONF = 'site_.routes'\n",
+    "site_/guards.py": (
+        "class Gatekeeper(object):\n"
+        "    teams = None\n"
+        "\n"
+        "    def dispatch(self, request, *args, **kwargs):\n"
+        "        return super(Gatekeeper, self).dispatch(request, *args, **kwargs)\n"
+    ),
+    "site_/pages.py": (
+        "from drf_spectacular.views import SpectacularRedocView\n"
+        "\n"
+        "from .guards import Gatekeeper\n"
+        "\n"
+        "\n"
+        "class Reference(Gatekeeper, SpectacularRedocView):\n"
+        "    teams = ['staff']\n"
+        "\n"
+        "\n"
+        "class Query(object):\n"
+        "    def post(self, request):\n"
+        "        return None\n"
+    ),
+    "site_/routes.py": (
+        "from django.urls import path\n"
+        "\n"
+        "from . import pages\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('reference/', pages.Reference.as_view(url_name='schema')),\n"
+        "    path('query/', pages.Query.as_view()),\n"
+        "]\n"
+    ),
+}
+
+
 LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF: dict[str, str] = {
     "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'hub.settings')\n",
     "hub/__init__.py": "",
@@ -190,10 +231,15 @@ def test_a_library_urlconf_included_by_module_stays_a_finding_naming_it() -> Non
     assert places == {"UNRESOLVED_ROUTER": ["hub/urls.py:5"]}
 
 
+def test_a_project_mixin_on_object_keeps_the_library_views_methods() -> None:
+    assert sorted(names(A_MIXIN_ON_OBJECT)) == ["GET /reference/", "POST /query/"]
+    assert finding_places(A_MIXIN_ON_OBJECT) == {}
+
+
 @pytest.mark.parametrize(
     "files",
-    [VIEWS_BELOW_LIBRARY_CLASSES, LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF],
-    ids=["views", "lists"],
+    [VIEWS_BELOW_LIBRARY_CLASSES, LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF, A_MIXIN_ON_OBJECT],
+    ids=["views", "lists", "object"],
 )
 def test_the_prefilter_changes_nothing_on_library_views(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

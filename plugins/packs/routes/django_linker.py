@@ -1089,14 +1089,16 @@ class DjangoRouteResolver:
 
     def bases(self, file: str, cls: DjangoClass) -> list[Resolved | None]:
         """What each base names; one spelt as the class's own name (`class DetailView(...,
-        DetailView)`) is what the name was bound to before the class statement: its import."""
+        DetailView)`) is what the name was bound to before the class statement: its import.
+        `object` the file does not rebind is the builtin (`class Gate(object)`): no handler."""
         out: list[Resolved | None] = []
         for base in cls.bases:
             if base == cls.name and cls.shadows:
                 module, _, attr = cls.shadows.partition(":")
                 out.append(self.in_module(module, attr, file, 0))
-            else:
-                out.append(self.resolve(file, base, local=base.partition(".")[0] != cls.name))
+                continue
+            found = self.resolve(file, base, local=base.partition(".")[0] != cls.name)
+            out.append(("external", "", "object") if found is None and base == "object" else found)
         return out
 
     @_class_walk
