@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from routes_harness import finding_places, names, placed, scanned_both_ways  # noqa: E402
+from routes_harness import document, finding_places, names, placed, scanned_both_ways  # noqa: E402
 
 _SETTINGS = (
     "ROOT_URLCONF = 'hub.urls'\n"
@@ -224,6 +224,19 @@ def test_a_library_url_list_in_the_projects_urlconf_lists_its_routes() -> None:
     located = placed(LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF)
     assert located["POST /auth/token/"] == "hub/auth_urls.py:8 django"
     assert located["GET /auth/manage/applications/"] == "hub/auth_urls.py:9 django"
+
+
+def test_library_routes_of_later_releases_say_the_release_they_need() -> None:
+    resources = document(LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF)["resources"]
+    marked = {
+        str(r["name"]): r["attrs"].get("configDefault") for r in resources if "device" in r["name"]
+    }
+    assert len(marked) == 8
+    assert set(marked.values()) == {
+        "django-oauth-toolkit 3.2.0 or later (served from that release on)"
+    }
+    token = next(r for r in resources if r["name"] == "POST /auth/token/")
+    assert "configDefault" not in token["attrs"]
 
 
 def test_a_library_urlconf_included_by_module_stays_a_finding_naming_it() -> None:

@@ -26,11 +26,13 @@ _DELETE = ("get", "post", "delete")  # Django's `DeleteView` (`DeletionMixin` + 
 class LibraryUrl:
     """One entry of a library's URL list: `route` in `path()` syntax as `reverse()` spells it
     (a `re_path` of the library written so: its optional trailing `/?` left out), `view` a name
-    of the record's `views`."""
+    of the record's `views`. An entry with a `since` is listed saying so (`attrs.configDefault`):
+    the release the repository installs is not read."""
 
     route: str
     view: str
     name: str
+    since: str = ""  # the first release serving it, where the record's release is later
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +53,12 @@ _OAUTH_BASE = (
     LibraryUrl("token/", "TokenView", "token"),
     LibraryUrl("revoke_token/", "RevokeTokenView", "revoke-token"),
     LibraryUrl("introspect/", "IntrospectTokenView", "introspect"),
-    LibraryUrl("device-authorization/", "DeviceAuthorizationView", "device-authorization"),
-    LibraryUrl("device/", "DeviceUserCodeView", "device"),
+    LibraryUrl("device-authorization/", "DeviceAuthorizationView", "device-authorization", "3.2.0"),
+    LibraryUrl("device/", "DeviceUserCodeView", "device", "3.2.0"),
     LibraryUrl("device-confirm/<slug:client_id>/<slug:user_code>", "DeviceConfirmView",
-               "device-confirm"),
+               "device-confirm", "3.2.0"),
     LibraryUrl("device-grant-status/<slug:client_id>/<slug:user_code>", "DeviceGrantStatusView",
-               "device-grant-status"),
+               "device-grant-status", "3.2.0"),
 )  # fmt: skip
 _OAUTH_MANAGEMENT = (
     LibraryUrl("applications/", "ApplicationList", "list"),
@@ -78,9 +80,10 @@ _OAUTH_OIDC = (
 )  # fmt: skip
 
 LIBRARY_VIEWS = (
-    # django-oauth-toolkit 3.3.0 (the PyPI release; jazzband/django-oauth-toolkit at tag 3.0.1
-    # has the same lists but the four device routes, added in 3.1.0): oauth2_provider/urls.py,
-    # views/{base,application,token,introspect,device,oidc,generic}.py
+    # django-oauth-toolkit 3.3.0 (the PyPI release): oauth2_provider/urls.py,
+    # views/{base,application,token,introspect,device,oidc,generic}.py. jazzband/
+    # django-oauth-toolkit at tag 3.0.1 and the 3.1.0 release have the same lists but the four
+    # device routes, which the 3.2.0 release adds
     LibraryViews(
         "django-oauth-toolkit",
         ("oauth2_provider.views",),

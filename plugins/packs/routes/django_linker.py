@@ -906,10 +906,14 @@ class DjangoRouteResolver:
         record, entries = listed
         for item in entries:
             handler, methods = library_view_of(record, item.view)
+            assumed = entry.assumed
+            if item.since:  # the installed release is not read: said on the route
+                said = f"{record.library} {item.since} or later (served from that release on)"
+                assumed = (*assumed, said)
             for method in methods:
                 if entry.methods is None or method in entry.methods:
                     self.emit(method.upper(), here + item.route, path, entry.line, handler,
-                              max(auth, UNKNOWN), gaps, entry.assumed)  # fmt: skip
+                              max(auth, UNKNOWN), gaps, assumed)  # fmt: skip
 
     def library_urls(self, path: str, entry: UrlEntry, written: str, module: str) -> None:
         """A library's URLconf included (`include('allauth.urls')`, `include(wagtail_urls)`,
