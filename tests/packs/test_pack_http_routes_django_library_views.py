@@ -148,6 +148,33 @@ A_MIXIN_ON_OBJECT: dict[str, str] = {
 }
 
 
+# library function views that restrict no method (Django calls them for every one: `ANY`,
+# known, so no finding) and a library class view by its record, under aliases and modules
+LIBRARY_FUNCTION_VIEWS: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'depot.prefs')\n",
+    "depot/__init__.py": "",
+    "depot/prefs.py": "ROOT_URLCONF = 'depot.links'\nMEDIA_ROOT = '/srv/m'\n",
+    "depot/maps.py": "SECTIONS = {}\n",
+    "depot/links.py": (
+        "from django.contrib.sitemaps import views as maps_views\n"
+        "from django.urls import path, re_path\n"
+        "from django.views import i18n\n"
+        "from django.views.static import serve as hand_out\n"
+        "from wagtail.images.views.serve import ServeView as Picture\n"
+        "\n"
+        "from .maps import SECTIONS\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    re_path(r'^files/(?P<path>.*)$', hand_out, {'document_root': '/srv/m'}),\n"
+        "    path('map.xml', maps_views.index, {'sitemaps': SECTIONS}),\n"
+        "    path('map-<section>.xml', maps_views.sitemap, {'sitemaps': SECTIONS}),\n"
+        "    path('lang/', i18n.set_language),\n"
+        "    re_path(r'^pic/([^/]*)/(\\d*)/([^/]*)/$', Picture.as_view()),\n"
+        "]\n"
+    ),
+}
+
+
 LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF: dict[str, str] = {
     "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'hub.settings')\n",
     "hub/__init__.py": "",
@@ -249,10 +276,26 @@ def test_a_project_mixin_on_object_keeps_the_library_views_methods() -> None:
     assert finding_places(A_MIXIN_ON_OBJECT) == {}
 
 
+def test_library_function_views_are_any_and_known() -> None:
+    assert sorted(names(LIBRARY_FUNCTION_VIEWS)) == [
+        "ANY /files/{path}",
+        "ANY /lang/",
+        "ANY /map-{section}.xml",
+        "ANY /map.xml",
+        "GET /pic/{_0}/{_1}/{_2}/",
+    ]
+    assert finding_places(LIBRARY_FUNCTION_VIEWS) == {}
+
+
 @pytest.mark.parametrize(
     "files",
-    [VIEWS_BELOW_LIBRARY_CLASSES, LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF, A_MIXIN_ON_OBJECT],
-    ids=["views", "lists", "object"],
+    [
+        VIEWS_BELOW_LIBRARY_CLASSES,
+        LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF,
+        A_MIXIN_ON_OBJECT,
+        LIBRARY_FUNCTION_VIEWS,
+    ],
+    ids=["views", "lists", "object", "functions"],
 )
 def test_the_prefilter_changes_nothing_on_library_views(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+EVERY = ("*",)  # a function view restricting no method: Django calls it for every one (`ANY`)
 _FORM = ("get", "post", "put")  # Django's `ProcessFormView`: FormView, CreateView, UpdateView
 _DELETE = ("get", "post", "delete")  # Django's `DeleteView` (`DeletionMixin` + `BaseDetailView`)
 
@@ -80,6 +81,81 @@ _OAUTH_OIDC = (
 )  # fmt: skip
 
 LIBRARY_VIEWS = (
+    # Django 5.2.19 (the PyPI release): its function views with no method decorator, which
+    # Django calls for every method: django/views/static.py `serve`, django/contrib/
+    # staticfiles/views.py `serve`, django/contrib/sitemaps/views.py `index`, `sitemap`,
+    # django/views/i18n.py `set_language` (it redirects on any method, sets on POST),
+    # django/contrib/flatpages/views.py `flatpage`, django/contrib/contenttypes/views.py
+    # `shortcut`, django/views/defaults.py's error views
+    LibraryViews(
+        "django",
+        ("django.views.static",),
+        "Django 5.2.19",
+        "django/views/static.py",
+        views=(("serve", EVERY),),
+    ),
+    LibraryViews(
+        "django",
+        ("django.contrib.staticfiles.views",),
+        "Django 5.2.19",
+        "django/contrib/staticfiles/views.py",
+        views=(("serve", EVERY),),
+    ),
+    LibraryViews(
+        "django",
+        ("django.contrib.sitemaps.views",),
+        "Django 5.2.19",
+        "django/contrib/sitemaps/views.py",
+        views=(("index", EVERY), ("sitemap", EVERY)),
+    ),
+    LibraryViews(
+        "django",
+        ("django.views.i18n",),
+        "Django 5.2.19",
+        "django/views/i18n.py",
+        views=(("set_language", EVERY),),
+    ),
+    LibraryViews(
+        "django",
+        ("django.contrib.flatpages.views",),
+        "Django 5.2.19",
+        "django/contrib/flatpages/views.py",
+        views=(("flatpage", EVERY),),
+    ),
+    LibraryViews(
+        "django",
+        ("django.contrib.contenttypes.views",),
+        "Django 5.2.19",
+        "django/contrib/contenttypes/views.py",
+        views=(("shortcut", EVERY),),
+    ),
+    LibraryViews(
+        "django",
+        ("django.views.defaults",),
+        "Django 5.2.19",
+        "django/views/defaults.py",
+        views=tuple(
+            (n, EVERY)
+            for n in ("page_not_found", "server_error", "bad_request", "permission_denied")
+        ),
+    ),
+    # wagtail 7.4.4 (the PyPI release; wagtail/wagtail at tag v7.2 the same):
+    # wagtail/images/views/serve.py `ServeView(View)` defining `get`, `SendFileView(ServeView)`;
+    # wagtail/contrib/sitemaps/views.py `index`, `sitemap` (no method decorator)
+    LibraryViews(
+        "wagtail",
+        ("wagtail.images.views.serve",),
+        "wagtail 7.4.4",
+        "wagtail/images/views/serve.py",
+        views=(("ServeView", ("get",)), ("SendFileView", ("get",))),
+    ),
+    LibraryViews(
+        "wagtail",
+        ("wagtail.contrib.sitemaps.views",),
+        "wagtail 7.4.4",
+        "wagtail/contrib/sitemaps/views.py",
+        views=(("index", EVERY), ("sitemap", EVERY)),
+    ),
     # django-oauth-toolkit 3.3.0 (the PyPI release): oauth2_provider/urls.py,
     # views/{base,application,token,introspect,device,oidc,generic}.py. jazzband/
     # django-oauth-toolkit at tag 3.0.1 and the 3.1.0 release have the same lists but the four
@@ -224,7 +300,8 @@ _VIEWS, _LISTS = _index()
 
 
 def library_view_methods(dotted: str) -> tuple[str, ...] | None:
-    """The handler methods (lower case) of the library view `dotted` names as imported
+    """The handler methods (lower case; `EVERY` for a function view restricting none) of the
+    library view `dotted` names as imported
     (`oauth2_provider.views.TokenView`, or below a submodule of a record's module:
     `oauth2_provider.views.base.TokenView`); None: no record names it."""
     if dotted in _VIEWS:

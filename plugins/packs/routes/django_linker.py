@@ -33,6 +33,7 @@ from .django_facts import (
     UrlEntry,
 )
 from .django_library_views import (
+    EVERY,
     LibraryUrl,
     LibraryViews,
     library_url_list,
@@ -1005,13 +1006,17 @@ class DjangoRouteResolver:
         """`home`: the file `name` is written in, when not the URLconf's (`x = X.as_view()`)."""
         short = name.rpartition(".")[2]
         known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
-        if found is None and entry.target[0] == "cbv":
-            external = self.resolve(home or path, name)  # a recorded library's view class
+        if found is None:
+            external = self.resolve(home or path, name)  # a recorded library's view
             record = library_view_methods(external[2]) if external is not None else None
             if external is not None and external[0] == "external" and record is not None:
                 if not record:
                     self.note("UNRESOLVED_ROUTE", path, entry.line, f"the library view "
                               f"`{name}` defines no handler method: it is not listed")  # fmt: skip
+                if record == EVERY:  # a function view Django calls for every method
+                    self.emit(ANY, here, path, entry.line, external[2], max(auth, UNKNOWN),
+                              gaps, entry.assumed)  # fmt: skip
+                    return
                 for method in record:
                     if entry.methods is None or method in entry.methods:
                         self.emit(method.upper(), here, path, entry.line, external[2],
