@@ -32,6 +32,14 @@ from .django_facts import (
     RouterUrls,
     UrlEntry,
 )
+from .django_library_views import (
+    EVERY,
+    LibraryUrl,
+    LibraryViews,
+    library_url_list,
+    library_view_methods,
+    library_view_of,
+)
 from .django_route_hooks import hooked_table
 from .django_routers import DJANGO_ROUTERS, DjangoRouter, django_router
 from .model import DJANGO, ImportRef, Sym
@@ -691,6 +699,10 @@ class DjangoRouteResolver:
             # `admin.site.urls`, `include(wagtail_urls)`, `library_urlpatterns + ours`: a
             # library's URLconf
             module = f"{found[2]}.urls" if kind == "router" else found[2]
+            listed = library_url_list(module) if kind != "router" else None
+            if listed is not None:  # a library's list in the project's URLconf: its routes
+                self.library_list(path, entry, here, auth, gaps, listed)
+                return
             self.library_urls(path, entry, written, module)
             return
         if found is None and entry.included:
@@ -880,6 +892,30 @@ class DjangoRouteResolver:
         """Whether `module` is no module of the repository (a library's)."""
         return self.resolver._python_module(module.split(".")[0], importer) is None
 
+    def library_list(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        listed: tuple[LibraryViews, tuple[LibraryUrl, ...]],
+    ) -> None:
+        """A library's module-level URL list the project splices into or includes in its own
+        URLconf (`base_urlpatterns + ours`, `include(base_urlpatterns)`): Django walks it as
+        the project's, so each entry of its record is a route, at the line naming the list."""
+        record, entries = listed
+        for item in entries:
+            handler, methods = library_view_of(record, item.view)
+            assumed = entry.assumed
+            if item.since:  # the installed release is not read: said on the route
+                said = f"{record.library} {item.since} or later (served from that release on)"
+                assumed = (*assumed, said)
+            for method in methods:
+                if entry.methods is None or method in entry.methods:
+                    self.emit(method.upper(), here + item.route, path, entry.line, handler,
+                              max(auth, UNKNOWN), gaps, assumed)  # fmt: skip
+
     def library_urls(self, path: str, entry: UrlEntry, written: str, module: str) -> None:
         """A library's URLconf included (`include('allauth.urls')`, `include(wagtail_urls)`,
         `admin.site.urls`): served, but by code the scan does not read, so never a route."""
@@ -970,6 +1006,22 @@ class DjangoRouteResolver:
         """`home`: the file `name` is written in, when not the URLconf's (`x = X.as_view()`)."""
         short = name.rpartition(".")[2]
         known = _VIEW_METHODS if entry.target[0] == "cbv" else _LIBRARY_FUNCTIONS
+        if found is None:
+            external = self.resolve(home or path, name)  # a recorded library's view
+            record = library_view_methods(external[2]) if external is not None else None
+            if external is not None and external[0] == "external" and record is not None:
+                if not record:
+                    self.note("UNRESOLVED_ROUTE", path, entry.line, f"the library view "
+                              f"`{name}` defines no handler method: it is not listed")  # fmt: skip
+                if record == EVERY:  # a function view Django calls for every method
+                    self.emit(ANY, here, path, entry.line, external[2], max(auth, UNKNOWN),
+                              gaps, entry.assumed)  # fmt: skip
+                    return
+                for method in record:
+                    if entry.methods is None or method in entry.methods:
+                        self.emit(method.upper(), here, path, entry.line, external[2],
+                                  max(auth, UNKNOWN), gaps, entry.assumed)  # fmt: skip
+                return
         if found is None and known.get(short):
             external = self.resolve(home or path, name)  # a library's view, used as it is
             if external is not None and external[2].startswith(_VIEW_LIBRARIES):
@@ -1046,14 +1098,16 @@ class DjangoRouteResolver:
 
     def bases(self, file: str, cls: DjangoClass) -> list[Resolved | None]:
         """What each base names; one spelt as the class's own name (`class DetailView(...,
-        DetailView)`) is what the name was bound to before the class statement: its import."""
+        DetailView)`) is what the name was bound to before the class statement: its import.
+        `object` the file does not rebind is the builtin (`class Gate(object)`): no handler."""
         out: list[Resolved | None] = []
         for base in cls.bases:
             if base == cls.name and cls.shadows:
                 module, _, attr = cls.shadows.partition(":")
                 out.append(self.in_module(module, attr, file, 0))
-            else:
-                out.append(self.resolve(file, base, local=base.partition(".")[0] != cls.name))
+                continue
+            found = self.resolve(file, base, local=base.partition(".")[0] != cls.name)
+            out.append(("external", "", "object") if found is None and base == "object" else found)
         return out
 
     @_class_walk
@@ -1074,7 +1128,10 @@ class DjangoRouteResolver:
                 methods += more
             elif base[0] == "external":
                 short = base[2].rpartition(".")[2]
-                if short in _VIEW_METHODS:  # by name: a library's own `LoginView` (allauth's)
+                recorded = library_view_methods(base[2])  # a library's view, by its record
+                if recorded is not None:
+                    methods += recorded
+                elif short in _VIEW_METHODS:  # by name: a library's own `LoginView` (allauth's)
                     methods += _VIEW_METHODS[short]  # is made of Django's, as a rule
                 elif (
                     not short.endswith("Mixin")
