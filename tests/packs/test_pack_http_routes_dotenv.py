@@ -165,3 +165,72 @@ def test_an_env_file_nothing_loads_or_outside_the_repository_is_not_read() -> No
     files["index.js"] = "require('dotenv').config({ path: '../../.env' });\n" + _EXPRESS
     assert "GET /never/balance" not in _routes(files)
     assert "UNRESOLVED_PREFIX" in _codes(files)
+
+
+# -- a configuration service of the project's over `ConfigService` ----------------------------
+
+_SERVICE = (
+    "import { Injectable } from '@nestjs/common';\n"
+    "import { ConfigService as Cfg } from '@nestjs/config';\n"
+    "@Injectable()\n"
+    "export class Settings {\n"
+    "  constructor(private readonly cfg: Cfg) {}\n"
+    "  get http() {\n"
+    "    return { base: this.text('HTTP_BASE'), port: Number(this.raw('PORT')) };\n"
+    "  }\n"
+    "  get mode(): string { return this.raw('MODE'); }\n"
+    "  text(name: string): string {\n"
+    "    const found = this.raw<string>(name);\n"
+    "    return found.replace(/\\\\n/g, '\\n');\n"
+    "  }\n"
+    "  private raw<T = string>(name: string, fallback?: T): T {\n"
+    "    const got = this.cfg.get<T>(name, fallback);\n"
+    "    if (got === undefined) { throw new Error(name); }\n"
+    "    return got;\n"
+    "  }\n"
+    "}\n"
+)
+_SERVICE_MAIN = (
+    "import { NestFactory } from '@nestjs/core';\n"
+    "import { RootModule } from './root.module';\n"
+    "import { Settings } from './config/settings';\n"
+    "export async function launch() {\n"
+    "  const app = await NestFactory.create(RootModule);\n"
+    "  const settings = app.get(Settings);\n"
+    "  const { base } = settings.http;\n"
+    "  app.setGlobalPrefix(base);\n"
+    "  await app.listen(1);\n"
+    "}\n"
+)
+
+
+def test_a_config_service_of_the_projects_reads_the_loaded_env_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        **_nest("['.env']", **{"svc/.env": "HTTP_BASE=depot\nMODE=x\n"}),
+        "svc/src/main.ts": _SERVICE_MAIN,
+        "svc/src/config/settings.ts": _SERVICE,
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    found = {r["name"]: r["attrs"] for r in json.loads(documents[0])["resources"]}
+    assert set(found) == {"GET /depot/parcels/track", "POST /depot/parcels"}
+    assert "svc/.env" in str(found["POST /depot/parcels"]["configDefault"])
+    # read directly on the service too, without destructuring
+    direct = dict(files)
+    direct["svc/src/main.ts"] = _SERVICE_MAIN.replace(
+        "const { base } = settings.http;\n  app.setGlobalPrefix(base);",
+        "app.setGlobalPrefix(settings.mode);",
+    )
+    assert set(_routes(direct)) == {"GET /x/parcels/track", "POST /x/parcels"}
+
+
+def test_a_service_key_out_of_sight_stays_unresolved() -> None:
+    files = {
+        **_nest("['.env']", **{"svc/.env": "HTTP_BASE=depot\n"}),
+        "svc/src/main.ts": _SERVICE_MAIN.replace("settings.http", "settings.other"),
+        "svc/src/config/settings.ts": _SERVICE,
+    }
+    assert set(_routes(files)) == {"GET /parcels/track", "POST /parcels"}
+    assert "UNRESOLVED_PREFIX" in _codes(files)

@@ -102,6 +102,7 @@ from .model import (
     Trimmed,
     UseDecl,
 )
+from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
@@ -3447,10 +3448,7 @@ class _RouteResolver:
         if isinstance(expr, Opaque | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
-            value = self.nest.config(expr.key)
-            if value is None and "." not in expr.key:  # not a namespace's: `process.env`'s
-                return self._env_value(path, expr.key)
-            return _Str(value) if value is not None else None
+            return _newlines(self._config_key(path, expr), expr.newlines)
         if isinstance(expr, PluginOf):
             return self._plugin(path, expr)
         if isinstance(expr, Call):
@@ -3475,6 +3473,20 @@ class _RouteResolver:
                 return self._constructed(path, expr)
             return found
         return self._symbol(path, expr)
+
+    def _config_key(self, path: str, expr: ConfigKey) -> _Entity | None:
+        """A key `registerAs` gives, else what a configuration service of the project's
+        gives (`@Class.getter.member`: the key it reads, evaluated where it is written),
+        else a variable of `process.env` (a key with no dot, as `ConfigService.get` reads
+        it: an environment file loaded, `_env_value`)."""
+        if expr.key.startswith(SERVICE_KEY):
+            self.words.add(expr.key[len(SERVICE_KEY) :].split(".")[0])  # the class's file
+            given = self.nest.config_values(expr.key)
+            return self.evaluate(*given[0]) if len(given) == 1 else None
+        value = self.nest.config(expr.key)
+        if value is None and "." not in expr.key:
+            return self._env_value(path, expr.key)
+        return _Str(value) if value is not None else None
 
     def _symbol(self, path: str, expr: Sym) -> _Entity | None:
         """`_evaluate` of a name: its binding in `path`, then each member of the rest."""
@@ -3822,6 +3834,13 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
     if isinstance(expr, Concat) and _keyed_in(expr):
         return Concat(tuple(_keyed_filled(part, value) for part in expr.parts))
     return expr
+
+
+def _newlines(entity: _Entity | None, newlines: bool) -> _Entity | None:
+    """`.replace(/\\n/g, '\n')` applied to a string read (`ConfigKey.newlines`)."""
+    if newlines and isinstance(entity, _Str) and "\\n" in entity.value:
+        return _Str(entity.value.replace("\\n", "\n"), entity.assumed)
+    return entity
 
 
 def describe(expr: Expr | None) -> str:

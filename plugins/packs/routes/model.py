@@ -362,9 +362,12 @@ class StarletteRoutes:
 @dataclass(frozen=True, slots=True)
 class ConfigKey:
     """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
-    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it."""
+    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it;
+    a key `@Class.getter.member` is what a configuration service of the project's gives there
+    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`)."""
 
     key: str
+    newlines: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -379,6 +379,10 @@ class NestLink:
             return "/".join(p.strip("/") if i else p.rstrip("/") for i, p in enumerate(kept))
         return self._string(at, expr)
 
+    def config_values(self, key: str) -> list[tuple[str, Expr]]:
+        """Each (file, value) the scanned files give the configuration key `key`."""
+        return list(self._config.get(key, ()))
+
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
         when no scanned namespace gives it one, or several give different ones."""
