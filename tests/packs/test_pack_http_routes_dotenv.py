@@ -9,10 +9,16 @@ may set stays a finding. Every pre-filtered scan equals the parse-all one. Our o
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 from routes_harness import document, scanned_both_ways
+
+sys.path.insert(0, str(REPO / "plugins"))
+
+from packs.routes.seeds import admits
 
 _NEST_MAIN = (
     "import { NestFactory } from '@nestjs/core';\n"
@@ -140,6 +146,9 @@ def test_dotenv_config_with_a_path_beside_the_file_and_override(
         "api/settings/base.env": 'export LEDGER_ROOT="/books"\n',
         "api/settings/local.env": "LEDGER_ROOT=/books-local\n",
     }
+    # neither the loader nor the env files hold a route: the linker's asking brings them in
+    for path in ("api/boot/env.js", "api/settings/base.env"):
+        assert not admits(path, files[path].encode())
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     [route] = json.loads(documents[0])["resources"]
