@@ -435,9 +435,45 @@ def test_a_listed_controller_whose_declaration_is_not_scanned_is_a_finding_at_it
     assert documents[1] == documents[0]
     found = json.loads(documents[0])
     assert "GET /edge/probe" not in {r["name"] for r in found["resources"]}
-    (finding,) = found["findings"]
-    assert finding["code"] == "UNRESOLVED_ROUTER" and "`ProbeController`" in finding["detail"]
-    assert finding["locations"] == [{"path": "src/trial/trial.module.ts", "line": 4}]
+    places = [where for f in found["findings"] for where in f["locations"]]
+    assert {f["code"] for f in found["findings"]} == {"UNRESOLVED_ROUTER"}
+    assert all("`ProbeController`" in f["detail"] for f in found["findings"])
+    # at the module, and in the controller's own file, where its routes are written
+    assert places == [
+        {"path": "src/trial/test/probe.controller.ts", "line": 1},
+        {"path": "src/trial/trial.module.ts", "line": 4},
+    ]
+
+
+def test_a_controller_imported_from_a_spec_folder_under_an_alias_is_named_in_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        **MODULAR,
+        "src/labs/index.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            "import { BenchController as Bench } from '../labs/spec/bench.controller.js';\n"
+            "import { Helper } from './helper';\n"
+            "@Module({\n"
+            "  controllers: [Bench, Helper],\n"
+            "})\n"
+            "export class LabsModule {}\n"
+        ),
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[1] == documents[0]
+    found = json.loads(documents[0])
+    places = {
+        (where["path"], where["line"], "`BenchController`" in f["detail"])
+        for f in found["findings"]
+        for where in f["locations"]
+    }
+    # `Helper` (not under a test folder, not scanned) is named at its module only
+    assert places == {
+        ("src/labs/spec/bench.controller.js", 1, True),
+        ("src/labs/index.ts", 7, True),
+        ("src/labs/index.ts", 7, False),
+    }
 
 
 def test_a_computed_router_module_path_is_a_finding_at_its_entry() -> None:

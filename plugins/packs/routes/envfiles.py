@@ -1,13 +1,26 @@
-"""A repository's sample environment files (`.env.example`, `.env.sample`...) as facts: the
-values it documents for `process.env.NAME`, which the linker takes where the code reads a
-variable with no default of its own (marked as assumed in `attrs.configDefault`). A real
-`.env` is never read: it holds a deployment's secrets, not the repository's documentation."""
+"""A repository's environment files as facts: each variable a file sets, parsed by dotenv's own
+rules. Two kinds are read, both only when the linker asks:
+
+- a file the app loads into `process.env` (`EnvLoad`: `dotenv.config({ path })`, NestJS's
+  `ConfigModule.forRoot({ envFilePath })`...): the value the app is given, in the order and
+  with the precedence the loader applies (`loaded_value`); a committed `.env` is what the app
+  runs with where the deployment sets nothing else;
+- a sample file (`.env.example`, `.env.sample`...: `ENV_FILES`), which no app loads: the value
+  it documents, taken where the code reads a variable with no default of its own and no loaded
+  file sets it (marked as assumed in `attrs.configDefault`).
+
+Bounded: a file over `MAX_ENV_BYTES` gives no value; a path that leaves the repository is never
+read (its value unknown); the walk takes no symlink, so none is followed."""
 
 from __future__ import annotations
 
+import fnmatch
+import posixpath
 import re
+from collections.abc import Callable, Collection, Mapping
+from typing import Final
 
-from .model import Expr, Lit, ModuleFacts
+from .model import EnvLoad, Expr, Lit, ModuleFacts
 
 ENV_FILES = (
     ".env.example",
@@ -21,23 +34,170 @@ ENV_FILES = (
     "env.example",
 )  # the order the linker looks in a folder
 _NAMES = frozenset(ENV_FILES)
+MAX_ENV_BYTES = 256 * 1024
+"""An environment file is a few hundred lines: past this it is no file a loader is meant for."""
+# dotenv 16's `LINE` (lib/main.js), as `parse` applies it: `export ` and `KEY: value` accepted,
+# a quoted value kept whole (over several lines too), an unquoted one cut at `#`
 _LINE = re.compile(
-    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*("[^"\n]*"|'[^'\n]*'|[^#\n]*)""",
-    re.MULTILINE,
+    r"""^\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|"""
+    r"""\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?$""",
+    re.MULTILINE | re.ASCII,
 )
+_QUOTED = re.compile(r"""^(['"`])([\s\S]*)\1$""", re.MULTILINE)
+_DOTENV_NAME = re.compile(r"(?:\.env(?:\.[\w-]+)*|[\w.-]+\.env)", re.ASCII)
+_NOT_ENV_SUFFIXES = frozenset(
+    {"js", "mjs", "cjs", "ts", "mts", "cts", "jsx", "tsx", "json", "md", "py", "sh", "txt", "yml"}
+    | {"yaml", "toml", "d"}
+)  # `.env.ts` is a module, `.env.example.md` a document
+_EXPANDED = re.compile(r"(\\?)\$\{([\w.-]+)(?::?-([^}]*))?\}|(\\?)\$([A-Za-z_]\w*)", re.ASCII)
+_MAX_EXPANSION_DEPTH = 8
+
+
+class Unknown:
+    """A value the loaded files leave open: a file out of sight (a computed name, a path
+    outside the repository) may set it before the one that does."""
+
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+UNKNOWN: Final = Unknown()
 
 
 def is_env_file(path: str) -> bool:
-    return path.rpartition("/")[2] in _NAMES
+    """A sample file (`ENV_FILES`), or a file named as dotenv's are (`.env`, `.env.local`,
+    `.env.production`, `dev.env`): parsed when the linker asks."""
+    name = path.rpartition("/")[2]
+    return name in _NAMES or is_dotenv_name(name)
+
+
+def is_dotenv_name(name: str) -> bool:
+    if not _DOTENV_NAME.fullmatch(name):
+        return False
+    return name.rpartition(".")[2] not in _NOT_ENV_SUFFIXES
+
+
+def parse_dotenv(source: str) -> dict[str, str]:
+    """Each variable the file sets, as dotenv 16's `parse` reads it: comments and `export `
+    dropped, surrounding quotes removed, `\\n`/`\\r` in a double-quoted value unescaped, a
+    later line for the same name winning; never a parse error."""
+    found: dict[str, str] = {}
+    if len(source) > MAX_ENV_BYTES:
+        return found
+    for match in _LINE.finditer(source.replace("\r\n", "\n").replace("\r", "\n")):
+        value = (match.group(2) or "").strip()
+        quote = value[:1]
+        value = _QUOTED.sub(r"\2", value)
+        if quote == '"':
+            value = value.replace("\\n", "\n").replace("\\r", "\r")
+        found[match.group(1)] = value
+    return found
 
 
 def env_facts(source: str) -> ModuleFacts:
-    """`bindings`: each variable the file sets (`NAME=value`, `export NAME="value"`), its value
-    unquoted and stripped (a trailing comment dropped): never a parse error."""
-    bindings: dict[str, Expr] = {}
-    for match in _LINE.finditer(source):
-        value = match.group(2).strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        bindings.setdefault(match.group(1), Lit(value))
+    """`bindings`: each variable the file sets (`parse_dotenv`), as a literal."""
+    bindings: dict[str, Expr] = {name: Lit(v) for name, v in parse_dotenv(source).items()}
     return ModuleFacts("env", bindings=bindings)
+
+
+def loaded_value(
+    load: EnvLoad,
+    loader: str,
+    cwd: str,
+    name: str,
+    files: Collection[str],
+    bindings_of: Callable[[str], Mapping[str, Expr]],
+) -> tuple[str, str] | Unknown | None:
+    """`process.env[name]` as `load` (written in the file `loader`, run from the folder `cwd`)
+    sets it: (value, the file setting it), `UNKNOWN` where a file out of sight may set it
+    first, None where no file it reads sets it. dotenv and NestJS keep the first value a
+    variable is given unless `override` (then the last)."""
+    return _loaded(load, loader, cwd, name, files, bindings_of, 0)
+
+
+def _loaded(
+    load: EnvLoad,
+    loader: str,
+    cwd: str,
+    name: str,
+    files: Collection[str],
+    bindings_of: Callable[[str], Mapping[str, Expr]],
+    depth: int,
+) -> tuple[str, str] | Unknown | None:
+    entries = reversed(load.files) if load.override else load.files
+    maybe: set[str] = set()  # what files out of sight, or picked by a computed name, may set
+    for base, entry in entries:
+        folder = posixpath.dirname(loader) if base else cwd
+        for file, certain in _candidates(folder, entry, files):
+            if file is None:
+                return UNKNOWN  # outside the repository: anything
+            value = bindings_of(file).get(name)
+            if not isinstance(value, Lit):
+                continue
+            if not certain:
+                maybe.add(value.value)
+                continue
+            if maybe - {value.value}:
+                return UNKNOWN
+            text = value.value
+            if load.expand and "$" in text:
+                expanded = _expand(load, loader, cwd, text, files, bindings_of, depth)
+                if expanded is None:
+                    return UNKNOWN
+                text = expanded
+            return text, file
+    return UNKNOWN if maybe else None
+
+
+def _candidates(base: str, entry: str, files: Collection[str]) -> list[tuple[str | None, bool]]:
+    """The files an entry may name, each with whether it surely does (a literal name); a None
+    file for a path that leaves the repository."""
+    pattern = entry if entry else "*"
+    joined = posixpath.normpath(posixpath.join(base, pattern) if base else pattern)
+    if joined.startswith("/") or joined == ".." or joined.startswith("../"):
+        return [(None, False)]
+    if "*" not in pattern:
+        return [(joined, True)] if joined in files else []
+    folder = posixpath.dirname(joined)
+    return [
+        (file, False)
+        for file in sorted(files)
+        if posixpath.dirname(file) == folder
+        and is_dotenv_name(file.rpartition("/")[2])
+        and file.rpartition("/")[2] not in _NAMES  # a sample is no deployment's file
+        and fnmatch.fnmatchcase(file, joined)
+    ]
+
+
+def _expand(
+    load: EnvLoad,
+    loader: str,
+    cwd: str,
+    text: str,
+    files: Collection[str],
+    bindings_of: Callable[[str], Mapping[str, Expr]],
+    depth: int,
+) -> str | None:
+    """dotenv-expand's `${VAR}`, `${VAR:-default}` and `$VAR` (a `\\$` kept literal): each
+    variable as the same load sets it, else its default, else empty; None when one is out of
+    sight or the expansion nests too deep."""
+    if depth >= _MAX_EXPANSION_DEPTH:
+        return None
+    failed = False
+
+    def one(match: re.Match[str]) -> str:
+        nonlocal failed
+        escaped = match.group(1) or match.group(4)
+        if escaped:
+            return match.group(0)[1:]
+        variable = match.group(2) or match.group(5)
+        found = _loaded(load, loader, cwd, variable, files, bindings_of, depth + 1)
+        if isinstance(found, Unknown):
+            failed = True
+            return ""
+        if found is not None and found[0]:
+            return found[0]
+        return match.group(3) or ""
+
+    result = _EXPANDED.sub(one, text)
+    return None if failed else result

@@ -17,7 +17,17 @@ import tree_sitter_javascript
 import tree_sitter_typescript
 
 from ..scan_read import ParseFailure
-from . import flow, js_dirload, js_hooks, js_loops, koa_decorators, nest, nextjs, ts_tagged
+from . import (
+    dotenv_loads,
+    flow,
+    js_dirload,
+    js_hooks,
+    js_loops,
+    koa_decorators,
+    nest,
+    nextjs,
+    ts_tagged,
+)
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
 from .model import (
@@ -37,6 +47,7 @@ from .model import (
     Concat,
     Condition,
     Each,
+    EnvLoad,
     Evidence,
     Expr,
     Fallback,
@@ -373,6 +384,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         globals=tuple(reader.globals.items()),
         hook_calls=reader.hook_calls,
         param_calls=reader.param_calls,
+        env_loads=tuple(reader.env_loads),
     )
 
 
@@ -502,6 +514,7 @@ class _Reader:
         self.prefixes: list[PrefixDecl] = []
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
+        self.env_loads: list[EnvLoad] = []  # environment files loaded (`dotenv_loads`)
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
@@ -617,6 +630,8 @@ class _Reader:
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
         self.hook_calls, self.param_calls = js_hooks.read(self, root)
+        if dotenv_loads.seeded(self.source):
+            self.env_loads = dotenv_loads.read(self, root)
         if any(decl.subclass is not None for decl in self.routers.values()):
             self._unused_candidates()
 

@@ -24,7 +24,7 @@ from ..version_ranges import Range, semver
 from . import js_dirload, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
-from .envfiles import ENV_FILES
+from .envfiles import ENV_FILES, Unknown, loaded_value
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
@@ -65,6 +65,7 @@ from .model import (
     ConfigKey,
     DependencyAlias,
     Each,
+    EnvLoad,
     Evidence,
     Expr,
     Fallback,
@@ -103,6 +104,7 @@ from .model import (
     Trimmed,
     UseDecl,
 )
+from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
@@ -451,6 +453,7 @@ class _RouteResolver:
         self.scoped: dict[tuple[str, int], _ScopedValue] = {}
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
+        self.env_loads: list[tuple[str, str, EnvLoad]] | None = None  # `_loaded_env`
         self.resolving: set[tuple[str, Expr]] = set()
         self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
         # (class, member) `_member` looked for along the bases since its outermost walk began
@@ -2492,9 +2495,13 @@ class _RouteResolver:
         return entity
 
     def _env_value(self, path: str, name: str) -> _Str | None:
-        """`process.env.NAME` as the repository's environment files next to `path` (or in a
-        folder above it) spell it (`.env`, `.env.example`...: `env_files`), marked assumed;
-        None where none does."""
+        """`process.env.NAME` as an environment file the app loads sets it (`_loaded_env`),
+        else as a sample file next to `path` (or in a folder above it) documents it
+        (`.env.example`...: `ENV_FILES`), marked assumed; None where none does, or where a
+        loaded file out of sight may set it."""
+        loaded = self._loaded_env(path, name)
+        if loaded is not None:
+            return loaded if isinstance(loaded, _Str) else None
         folder = posixpath.dirname(path)
         while True:
             for candidate in ENV_FILES:
@@ -2507,6 +2514,50 @@ class _RouteResolver:
             if not folder:
                 return None
             folder = posixpath.dirname(folder)
+
+    def _loaded_env(self, path: str, name: str) -> _Str | Unknown | None:
+        """`process.env.NAME` as the environment files loaded by the app that holds `path`
+        set it (`envfiles.loaded_value`: `dotenv.config()`, `ConfigModule.forRoot()`, run
+        from the folder of the loader's nearest `package.json`, holding `path`): the value,
+        marked with the file; `Unknown` where loads disagree or a file out of sight may set
+        it; None where no load applies or none sets it. A pre-filtering scan parses the files
+        that spell a loader (`words`) before it trusts the answer."""
+        self.words |= {"dotenv", "ConfigModule"}
+        if self.env_loads is None:
+            self.env_loads = []
+            for file in sorted(self.modules, key=lambda p: p.encode()):
+                for load in self.modules[file].env_loads:
+                    self.env_loads.append((file, self._process_folder(file), load))
+        results: list[tuple[str, str, str, int] | Unknown] = []
+        for loader, cwd, load in self.env_loads:
+            if not holds(cwd, path):
+                continue
+            found = loaded_value(load, loader, cwd, name, self.files, self._env_bindings)
+            if found is None:
+                continue
+            entry = found if isinstance(found, Unknown) else (*found, loader, load.line)
+            if entry not in results:
+                results.append(entry)
+        if not results:
+            return None
+        first = results[0]
+        if len(results) > 1 or isinstance(first, Unknown):
+            return Unknown()
+        value, file, loader, line = first
+        return _Str(value, (f"process.env.{name} as {file} sets it, loaded at {loader}:{line}",))
+
+    def _env_bindings(self, file: str) -> dict[str, Expr]:
+        return self._facts(file).bindings
+
+    def _process_folder(self, loader: str) -> str:
+        """The working folder of the process a loader runs in: the folder of its nearest
+        `package.json` (where `npm start` runs it), else the repository's root."""
+        folder = posixpath.dirname(loader)
+        while folder:
+            if posixpath.join(folder, MANIFEST) in self.files:
+                return folder
+            folder = posixpath.dirname(folder)
+        return ""
 
     def _decorated(self, name: str) -> _Entity | None:
         """The configuration an instance is decorated with as `name` (`@fastify/env`'s
@@ -3038,6 +3089,8 @@ class _RouteResolver:
             full, full_gaps = local, gaps
             if framework in self.global_frameworks:
                 full, full_gaps = self._global(framework, local, gaps, version, path)
+                if full != (join_prefix(version, local) if version else local):  # under it
+                    assumed = _merged(assumed, self._global_assumed(framework, path))
             elif version:
                 full = join_prefix(version, local)
             gaps = full_gaps
@@ -3334,6 +3387,14 @@ class _RouteResolver:
             return versioned, gaps
         return join_prefix(prefix, versioned) if prefix else versioned, gaps
 
+    def _global_assumed(self, framework: str, file: str) -> tuple[str, ...]:
+        """The configuration sources the global prefix serving `file` was read from (an
+        environment file's value: `attrs.configDefault`)."""
+        found: tuple[str, ...] = ()
+        for path, g in self._declared_prefixes(framework, file):
+            found = _merged(found, self._assumed(path, g.prefix))
+        return found
+
     def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
         """The global prefixes of `framework` that serve the routes of `file`: all, unless
         they differ, as in a repository of several apps (each `main.ts` its own); then those
@@ -3570,8 +3631,7 @@ class _RouteResolver:
         if isinstance(expr, Opaque | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
-            value = self.nest.config(expr.key)
-            return _Str(value) if value is not None else None
+            return _newlines(self._config_key(path, expr), expr.newlines)
         if isinstance(expr, PluginOf):
             return self._plugin(path, expr)
         if isinstance(expr, Call):
@@ -3600,6 +3660,20 @@ class _RouteResolver:
                 return self._constructed(path, expr)
             return found
         return self._symbol(path, expr)
+
+    def _config_key(self, path: str, expr: ConfigKey) -> _Entity | None:
+        """A key `registerAs` gives, else what a configuration service of the project's
+        gives (`@Class.getter.member`: the key it reads, evaluated where it is written),
+        else a variable of `process.env` (a key with no dot, as `ConfigService.get` reads
+        it: an environment file loaded, `_env_value`)."""
+        if expr.key.startswith(SERVICE_KEY):
+            self.words.add(expr.key[len(SERVICE_KEY) :].split(".")[0])  # the class's file
+            given = self.nest.config_values(expr.key)
+            return self.evaluate(*given[0]) if len(given) == 1 else None
+        value = self.nest.config(expr.key)
+        if value is None and "." not in expr.key:
+            return self._env_value(path, expr.key)
+        return _Str(value) if value is not None else None
 
     def _symbol(self, path: str, expr: Sym) -> _Entity | None:
         """`_evaluate` of a name: its binding in `path`, then each member of the rest."""
@@ -3953,6 +4027,13 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         args = tuple(_keyed_filled(part, value) for part in expr.args)
         return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     return expr
+
+
+def _newlines(entity: _Entity | None, newlines: bool) -> _Entity | None:
+    """`.replace(/\\n/g, '\n')` applied to a string read (`ConfigKey.newlines`)."""
+    if newlines and isinstance(entity, _Str) and "\\n" in entity.value:
+        return _Str(entity.value.replace("\\n", "\n"), entity.assumed)
+    return entity
 
 
 def describe(expr: Expr | None) -> str:

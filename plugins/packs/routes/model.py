@@ -244,6 +244,22 @@ class PathCall:
 
 
 @dataclass(frozen=True, slots=True)
+class EnvLoad:
+    """Environment files a JavaScript app loads into `process.env` (`dotenv.config({ path })`,
+    `import 'dotenv/config'`, NestJS's `ConfigModule.forRoot({ envFilePath })`), in the order
+    the loader reads them (`envfiles.loaded_value`): each (base, path), the path relative to
+    the process's working folder (base "") or to the loading file's folder (base "file": a
+    `path.join(__dirname, ...)`), a `*` where a part is computed (`.env.${NODE_ENV}`:
+    `.env.*`), "" for an entry not read at all. `override`: a later file wins (dotenv's
+    `override: true`); `expand`: `${VAR}` is expanded (`dotenv-expand`, `expandVariables`)."""
+
+    line: int
+    files: tuple[tuple[str, str], ...]
+    override: bool = False
+    expand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class LoadDecl:
     """A plugin loader registered on `owner` (Fastify's `@fastify/autoload`): every script of
     `folder` (repo-relative) is a plugin registered on it under `prefix` plus the folder's own
@@ -346,9 +362,12 @@ class StarletteRoutes:
 @dataclass(frozen=True, slots=True)
 class ConfigKey:
     """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
-    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it."""
+    `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it;
+    a key `@Class.getter.member` is what a configuration service of the project's gives there
+    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`)."""
 
     key: str
+    newlines: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -836,6 +855,8 @@ class ModuleFacts:
     # own parameter with a literal argument (`add({ path: 'x' })`: `callee` is the `Param`)
     hook_calls: tuple[HookCall, ...] = ()
     param_calls: tuple[Invocation, ...] = ()
+    # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
+    env_loads: tuple[EnvLoad, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -873,6 +894,7 @@ _pickled_by_fields(
     HookCall,
     PathCall,
     LoadDecl,
+    EnvLoad,
     DependencyAlias,
     StarletteRoutes,
     Opaque,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import js_facts
+from . import js_facts, nest_config_service
 from .frameworks import CONTROLLERS, Bootstrap, Framework
 from .model import (
     NESTJS,
@@ -95,6 +95,8 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     paths = _module_paths(reader, root) if b"RouterModule" in reader.source else []
     versioning = _versioning(reader, root) if b"enableVersioning" in reader.source else []
     config = _config(reader, root) if b"registerAs" in reader.source else []
+    if nest_config_service.seeded(reader.source):
+        config += nest_config_service.read(reader, root)
     if not (
         controllers
         or modules
@@ -642,6 +644,10 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             whole = _setting(reader, taken[0], depth + 1)
             if isinstance(whole, ConfigKey):
                 return ConfigKey(f"{whole.key}.{taken[1]}")
+    if node.type == "member_expression" and depth < _MAX_SETTING_DEPTH:
+        served = _service_member(reader, node, depth)
+        if served is not None:  # `app.get(AppConfig).http.prefix`: the service's getter
+            return served
     fallback = _env_default(reader, node)
     if fallback is not None and depth < _MAX_SETTING_DEPTH:
         return _setting(reader, fallback, depth + 1)
@@ -667,6 +673,40 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
                 Sym((reader._text(callee),)), tuple(reader._value(a) or Opaque() for a in args), ()
             )
     return reader._value(node) or Opaque()
+
+
+def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | None:
+    """`service.getter.member`, `service` a local `const` holding `app.get(Class)` (the class
+    imported or the file's): the key `@Class.getter.member` a configuration service of the
+    project's records (`nest_config_service`)."""
+    members: list[str] = []
+    while node.type == "member_expression":
+        members.append(reader._text(node.child_by_field_id(reader.fields.property)))
+        inner = js_facts._unwrap(node.child_by_field_id(reader.fields.object))
+        if inner is None:
+            return None
+        node = inner
+    if node.type != "identifier" or not members:
+        return None
+    value = _local_value(reader, node)
+    value = js_facts._unwrap(value) if value is not None else None
+    if value is None or value.type != "call_expression" or depth >= _MAX_SETTING_DEPTH:
+        return None
+    callee = value.child_by_field_id(reader.fields.function)
+    args = reader._arguments(value)
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) != "get"
+        or len(args) != 1
+        or args[0].type != "identifier"
+    ):
+        return None
+    name = reader._text(args[0])
+    bound = reader.bindings.get(name)
+    if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
+        name = bound.attr or name
+    return ConfigKey(".".join((f"{nest_config_service.SERVICE_KEY}{name}", *reversed(members))))
 
 
 def _env_default(reader: _Reader, node: _Node) -> _Node | None:

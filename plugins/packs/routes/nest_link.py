@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from ..scan_walk import TEST_DIRECTORIES
 from .frameworks import BY_KEY, Bootstrap
 from .model import (
     HTTP_METHODS,
@@ -40,6 +41,8 @@ from .model import (
     Versioning,
 )
 from .paths import join_prefix
+
+_SCRIPT_SUFFIXES = frozenset({".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx"})
 
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
 _T = TypeVar("_T")
@@ -107,6 +110,7 @@ class NestLink:
         per_call: PerCall | None = None,
         listed: Listed | None = None,
     ) -> None:
+        self._modules = modules
         self._string = string
         self._per_call = per_call
         self._listed = listed
@@ -375,6 +379,10 @@ class NestLink:
             return "/".join(p.strip("/") if i else p.rstrip("/") for i, p in enumerate(kept))
         return self._string(at, expr)
 
+    def config_values(self, key: str) -> list[tuple[str, Expr]]:
+        """Each (file, value) the scanned files give the configuration key `key`."""
+        return list(self._config.get(key, ()))
+
     def config(self, key: str) -> str | None:
         """The string `registerAs` gives the configuration key `key` (`app.apiPrefix`); None
         when no scanned namespace gives it one, or several give different ones."""
@@ -429,7 +437,28 @@ class NestLink:
                     "files do not show: the routes it serves are not listed"
                 )
                 found.append((file, line, detail))
+                kept = self._test_folder_file(file, name)
+                if kept is not None:  # where the user's routes are written, too
+                    found.append((kept, 1, detail))
         return found
+
+    def _test_folder_file(self, file: str, name: str) -> str | None:
+        """The file a module imports the controller `name` from by a relative path, when a
+        folder of that path is one the walk leaves out as test code (`src/orders/test/…`),
+        with the module's own suffix where the import spells none; None otherwise."""
+        bindings = self._modules[file].bindings if file in self._modules else {}
+        bound = bindings.get(name)
+        if not isinstance(bound, ImportRef):  # imported under another name: listed by its own
+            bound = next(
+                (b for b in bindings.values() if isinstance(b, ImportRef) and b.attr == name), None
+            )
+        if bound is None or not bound.module.startswith("."):
+            return None
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(file), bound.module))
+        if target.startswith("..") or not TEST_DIRECTORIES & set(target.split("/")[:-1]):
+            return None
+        suffix = posixpath.splitext(file)[1]
+        return target if posixpath.splitext(target)[1] in _SCRIPT_SUFFIXES else target + suffix
 
     def _maybe_under_unread_module(self) -> Gap | None:
         """A controller no module is seen to list, where a module RouterModule gives a path
