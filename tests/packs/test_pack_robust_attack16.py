@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from pack_js_tables import make_scanner
 from packs.js_strategy import _regex_bounded
+from packs.version_ranges import EVERY, pep440, semver
+from routes_harness import finding_places, names
 
 _ENTITY = (
     'import { Entity, PrimaryGeneratedColumn } from "typeorm";\n'
@@ -123,3 +125,70 @@ def test_a_strategy_within_the_caps_is_still_evaluated(tmp_path: Path) -> None:
 )
 def test_which_regexes_a_strategy_may_run(pattern: str, bounded: bool) -> None:
     assert _regex_bounded(pattern) is bounded
+
+
+def _django(urlconfs: dict[str, str]) -> dict[str, str]:
+    """A Django project whose root URLconf is `site.m0`, with `urlconfs` under `site/`."""
+    files = {
+        "site/__init__.py": "",
+        "site/settings.py": "ROOT_URLCONF = 'site.m0'\nSECRET_KEY = 'x'\nINSTALLED_APPS = []\n",
+        "site/views.py": "def v(request):\n    return None\n",
+    }
+    head = "from django.urls import include, path\n\nfrom .views import v\n\n"
+    files.update({f"site/{name}.py": head + body for name, body in urlconfs.items()})
+    return files
+
+
+def test_a_django_route_computed_past_the_cap_is_a_finding() -> None:
+    """An f-string naming a 3,000-character constant twice: the route is not listed (10,000
+    times made a 40 MB route, a document past the host's 8 MiB line cap: `E_FRAME_JSON`)."""
+    files = _django(
+        {"m0": f"A = '{'a' * 3000}'\nurlpatterns = [path(f'{{A}}{{A}}', v), path('ok/', v)]\n"}
+    )
+    assert names(files) == {"ANY /ok/"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["site/m0.py:6"]
+
+
+def test_django_includes_under_a_prefix_past_the_cap_are_a_finding() -> None:
+    """URLconfs each including the next under a 2,000-character prefix: past 4,096 characters
+    what an include serves is a finding (thirty such URLconfs of a hundred routes each asked
+    for 300 MB of route names: the plugin was OOM-killed, `E_EOF`)."""
+    prefix = "p" * 2000
+    urlconfs = {
+        f"m{i}": f"urlpatterns = [path('{prefix}/', include('site.m{i + 1}')), path('r/', v)]\n"
+        for i in range(3)
+    }
+    urlconfs["m3"] = "urlpatterns = [path('end/', v)]\n"
+    files = _django(urlconfs)
+    assert sorted(len(name) for name in names(files)) == [7, 2008, 4009]
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["site/m2.py:5"]
+
+
+def test_django_includes_past_the_depth_are_a_finding() -> None:
+    """Forty URLconfs each including the next: past 32 levels the rest was dropped silently."""
+    urlconfs = {
+        f"m{i}": f"urlpatterns = [path('a/', include('site.m{i + 1}')), path('r{i}/', v)]\n"
+        for i in range(40)
+    }
+    urlconfs["m40"] = "urlpatterns = [path('end/', v)]\n"
+    files = _django(urlconfs)
+    assert len(names(files)) == 32
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["site/m32.py:5"]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        " || ".join(f"{i}.0.0" for i in range(300)),  # 30,000 of them: quadratic, past request_ms
+        "^0." + ".".join(["0"] * 200) + ".1",
+        "\u00b2 - 3",  # `str.isdigit` accepts it, `int` refuses it: a ValueError out of the reader
+    ],
+    ids=["alternatives", "parts", "superscript"],
+)
+def test_a_hostile_npm_range_admits_every_version(spec: str) -> None:
+    assert semver(spec) == EVERY
+
+
+def test_a_hostile_pep440_specifier_admits_every_version() -> None:
+    assert pep440("==\u00b2\u00b3.*") == EVERY
+    assert pep440(",".join(f">={i}" for i in range(100))) == EVERY
