@@ -17,8 +17,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+import pack_sqlalchemy
 from pack_js_tables import make_scanner
+from packs import sqlalchemy_models
 from packs.js_strategy import _regex_bounded
+from packs.scan import Scanner
 from packs.version_ranges import EVERY, pep440, semver
 from routes_harness import finding_places, names
 
@@ -192,3 +195,50 @@ def test_a_hostile_npm_range_admits_every_version(spec: str) -> None:
 def test_a_hostile_pep440_specifier_admits_every_version() -> None:
     assert pep440("==\u00b2\u00b3.*") == EVERY
     assert pep440(",".join(f">={i}" for i in range(100))) == EVERY
+
+
+@pytest.mark.parametrize(
+    ("suffix", "detail"),
+    [
+        ("%s", "the table_name option makes a name past 4096 characters"),
+        ("%d", "the table_name option 'xxxxx"),
+    ],
+)
+def test_a_continuum_table_name_past_the_cap_is_a_short_finding_per_model(
+    tmp_path: Path, suffix: str, detail: str
+) -> None:
+    """SQLAlchemy-Continuum's `table_name` option of 5,000 characters over three models: no
+    version table, a finding per model that quotes the option short (200,000 characters over
+    300 models made a 60 MB document, past the host's line cap: `E_FRAME_JSON`)."""
+    (tmp_path / "ledger").mkdir()
+    (tmp_path / "ledger" / "__init__.py").write_text("")
+    (tmp_path / "ledger" / "db.py").write_text(
+        "from flask_sqlalchemy import SQLAlchemy\n"
+        "from sqlalchemy_continuum import make_versioned\n\n"
+        f"make_versioned(user_cls=None, options={{'table_name': '{'x' * 5000}{suffix}'}})\n\n"
+        "database = SQLAlchemy()\n"
+    )
+    models = "".join(
+        f"class E{i}(database.Model):\n    __versioned__ = {{}}\n"
+        "    id = sa.Column(sa.Integer, primary_key=True)\n\n"
+        for i in range(3)
+    )
+    (tmp_path / "ledger" / "entries.py").write_text(
+        "import sqlalchemy as sa\n\nfrom ledger.db import database\n\n" + models
+    )
+    scanner: Scanner[Any] = Scanner(
+        (".py",),
+        sqlalchemy_models.extract,
+        sqlalchemy_models.link,
+        language="Python",
+        root=str(tmp_path),
+        workers=1,
+        keywords=pack_sqlalchemy.KEYWORDS,
+        base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+        follow=pack_sqlalchemy.FOLLOW,
+    )
+    document = scanner.discover(["."])
+    assert sorted(r["name"] for r in document["resources"]) == ["e0", "e1", "e2", "transaction"]
+    findings = document["findings"]
+    assert [f["code"] for f in findings] == ["UNRESOLVED_TABLE_NAME"] * 3
+    assert all(detail in f["detail"] and len(f["detail"]) < 300 for f in findings)
