@@ -958,6 +958,8 @@ class DjangoRouteResolver:
              auth: int, gaps: tuple[Gap, ...], assumed: tuple[str, ...] = ()) -> None:  # fmt: skip
         from .linker import FoundRoute
 
+        if not self.resolver.spend_text(path, line, route):
+            return
         if self.assumed:
             assumed = (*self.assumed, *(a for a in assumed if a not in self.assumed))
         full = "/" + route
