@@ -22,6 +22,7 @@ from pack_js_tables import make_scanner
 from packs import sqlalchemy_models
 from packs.js_strategy import _regex_bounded
 from packs.scan import Scanner
+from packs.scan_document import DocumentPieces, render
 from packs.version_ranges import EVERY, pep440, semver
 from routes_harness import finding_places, names
 
@@ -272,3 +273,50 @@ def test_django_routes_past_the_link_s_characters_are_cut_with_a_finding() -> No
     listed = names(files)
     assert 400 < len(listed) < 600
     assert finding_places(files)["LINK_BUDGET_EXCEEDED"] == ["site/m0.py:6"]
+
+
+def _sqlalchemy_document(root: Path) -> dict[str, Any]:
+    scanner: Scanner[Any] = Scanner(
+        (".py",),
+        sqlalchemy_models.extract,
+        sqlalchemy_models.link,
+        language="Python",
+        root=str(root),
+        workers=1,
+        keywords=pack_sqlalchemy.KEYWORDS,
+        base_keywords=pack_sqlalchemy.BASE_KEYWORDS,
+        follow=pack_sqlalchemy.FOLLOW,
+    )
+    document: dict[str, Any] = scanner.discover(["."])
+    return document
+
+
+def test_a_document_past_its_names_budget_leaves_the_rest_out_with_a_finding(
+    tmp_path: Path,
+) -> None:
+    """600 models named `A + str(i)` over a 4,000-character constant: 2.4 MB of names from a
+    50 KB file (3,000 of them made a 12 MB document, past the host's line cap: `E_FRAME_JSON`,
+    no document at all). Names past 2,000,000 characters are left out, one finding says where."""
+    models = "".join(
+        f"class T{i}(Base):\n    __tablename__ = A + '{i}'\n"
+        "    id = sa.Column(sa.Integer, primary_key=True)\n"
+        for i in range(600)
+    )
+    (tmp_path / "models.py").write_text(
+        "import sqlalchemy as sa\nfrom sqlalchemy.orm import DeclarativeBase\n\n\n"
+        f"class Base(DeclarativeBase):\n    pass\n\n\nA = '{'x' * 4000}'\n{models}"
+    )
+    document = _sqlalchemy_document(tmp_path)
+    assert 400 < len(document["resources"]) < 600
+    assert sum(len(r["name"]) for r in document["resources"]) <= 2_000_000
+    (finding,) = document["findings"]
+    assert finding["code"] == "DOCUMENT_BUDGET_EXCEEDED"
+    first_left_out = 10 + 3 * len(document["resources"])
+    assert finding["locations"] == [{"path": "models.py", "line": first_left_out}]
+
+
+def test_a_finding_s_detail_is_cut_at_a_thousand_characters() -> None:
+    long = {"code": "X", "detail": "d" * 5000, "locations": [{"path": "a.py", "line": 1}]}
+    short = {"code": "Y", "detail": "fine", "locations": [{"path": "a.py", "line": 2}]}
+    document = render(DocumentPieces(findings=[long, short]), [], [], [], None)
+    assert [len(f["detail"]) for f in document["findings"]] == [1000, 4]
