@@ -17,9 +17,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
+import pack_django
 import pack_sqlalchemy
 from pack_js_tables import make_scanner
-from packs import sqlalchemy_models
+from packs import django_models, sqlalchemy_models
 from packs.js_strategy import _regex_bounded
 from packs.scan import Scanner
 from packs.scan_document import DocumentPieces, render
@@ -320,3 +321,36 @@ def test_a_finding_s_detail_is_cut_at_a_thousand_characters() -> None:
     short = {"code": "Y", "detail": "fine", "locations": [{"path": "a.py", "line": 2}]}
     document = render(DocumentPieces(findings=[long, short]), [], [], [], None)
     assert [len(f["detail"]) for f in document["findings"]] == [1000, 4]
+
+
+def test_a_django_model_whose_db_table_is_computed_is_a_finding_not_the_default(
+    tmp_path: Path,
+) -> None:
+    """`db_table = A + '0'` names the table `A`'s text and `0`: it was listed silently under
+    Django's default name (`shop_m0`), 3,000 such models a wrong document without a finding."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "settings.py").write_text("INSTALLED_APPS = ['shop']\n")
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "__init__.py").write_text("")
+    (tmp_path / "shop" / "models.py").write_text(
+        "from django.db import models\n\nA = 'pre_'\n\n\n"
+        "class M(models.Model):\n    class Meta:\n        db_table = A + '0'\n\n\n"
+        "class N(models.Model):\n    class Meta:\n        db_table = 'n_table'\n"
+    )
+    scanner: Scanner[Any] = Scanner(
+        (".py",),
+        django_models.extract,
+        django_models.link,
+        language="Python",
+        root=str(tmp_path),
+        workers=1,
+        keywords=pack_django.KEYWORDS,
+        base_keywords=pack_django.BASE_KEYWORDS,
+        follow="names",
+        fields=pack_django.FIELDS,
+    )
+    document = scanner.discover(["."])
+    assert [r["name"] for r in document["resources"]] == ["n_table"]
+    assert [(f["code"], f["locations"]) for f in document["findings"]] == [
+        ("COMPUTED_TABLENAME", [{"path": "shop/models.py", "line": 6}])
+    ]
