@@ -115,11 +115,12 @@ LINK_BUDGET = 25_000
 """Routes produced plus mounts followed in one link. Mounting a router twice in each of 40
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
-LINK_TEXT_BUDGET = 2_000_000
+LINK_TEXT_BUDGET = 1_500_000
 """Characters of the routes one link lists: each route's path is capped (`MAX_LENGTH`), but a
 4,000-character constant in a table of 3,000 mounts (40 KB) listed 12 MB of paths, a document
 past the host's 8 MiB line cap (`E_FRAME_JSON`). Past it the rest is cut as `LINK_BUDGET`
-cuts it."""
+cuts it; below `scan_document.DOCUMENT_NAME_BUDGET`, so a route's name (`GET ` and its path)
+is cut here first."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
 _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give them, a link
 
