@@ -42,6 +42,9 @@ _DEPTH = 8  # nested inlined calls before a method is left unread
 _MAX_NODES = 20_000
 """Expressions a method's reading may visit, inlined calls counted each time: eight levels of
 methods each calling the next thirty times asked for 31^7 readings."""
+FILE_NODES = 200_000
+"""Expressions the readings of all one file's strategy methods may visit together: 300 such
+classes in a 1 MB file were 300 readings of 20,000 each, past `request_ms`."""
 _MAX_RECIPE = 500
 """Parts of a recipe written out as a tree: `const b = a + a` names `a` twice, and sixty such
 lines made a recipe whose hash (the repository's readings are compared as a set) and whose
@@ -70,10 +73,20 @@ class _Unread(Exception):
     """A construct outside what a recipe holds."""
 
 
+class FileReading:
+    """What the readings of one file's strategy classes share: its top-level functions (listed
+    once, not once a class: 10,000 classes were 10^8 statements looked at) and `FILE_NODES`."""
+
+    def __init__(self, text: Callable[[_Node], str], root: _Node) -> None:
+        self.functions = _functions(root, text)
+        self.left = FILE_NODES
+
+
 class RecipeReader:
     """Reads one method of a naming-strategy class. `text` spells a node; `imports` maps a
     local name to (module, imported name); `constants` the file's top-level strings; `root` the
-    file's tree (its functions); `body` the class body (its other methods)."""
+    file's tree (its functions); `body` the class body (its other methods); `shared` what the
+    file's other readings share, where there are several."""
 
     def __init__(
         self,
@@ -82,11 +95,13 @@ class RecipeReader:
         constants: Mapping[str, str],
         root: _Node,
         body: _Node,
+        shared: FileReading | None = None,
     ) -> None:
         self.text = text
         self.imports = imports
         self.constants = constants
-        self.functions = _functions(root, text)
+        self.shared = shared if shared is not None else FileReading(text, root)
+        self.functions = self.shared.functions
         self.visits = 0
         self.methods = {
             text(name): member
@@ -163,7 +178,8 @@ class RecipeReader:
 
     def _expr(self, node: _Node | None, env: dict[str, Recipe], depth: int) -> Recipe:
         self.visits += 1
-        if self.visits > _MAX_NODES:
+        self.shared.left -= 1
+        if self.visits > _MAX_NODES or self.shared.left < 0:
             raise _Unread
         while node is not None and node.type in _TRANSPARENT:
             node = node.named_children[0] if node.named_children else None

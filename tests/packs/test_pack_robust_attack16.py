@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 import pack_django
 import pack_sqlalchemy
 from pack_js_tables import make_scanner
-from packs import django_models, sqlalchemy_models
+from packs import django_models, js_strategy, sqlalchemy_models
 from packs.js_strategy import _regex_bounded
 from packs.scan import Scanner
 from packs.scan_document import DocumentPieces, render
@@ -354,3 +354,32 @@ def test_a_django_model_whose_db_table_is_computed_is_a_finding_not_the_default(
     assert [(f["code"], f["locations"]) for f in document["findings"]] == [
         ("COMPUTED_TABLENAME", [{"path": "shop/models.py", "line": 6}])
     ]
+
+
+def test_a_file_s_strategy_readings_share_one_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 strategy classes in a 1 MB file, each reading 20,000 expressions before it is
+    unread, were past `request_ms` (`E_TIMEOUT`): the readings of one file share
+    `FILE_NODES`. Here a budget of 7 reads the first class (5), and the second is unread: which
+    names the strategy gives is a finding, never a guess."""
+    monkeypatch.setattr(js_strategy, "FILE_NODES", 7)
+    (tmp_path / "package.json").write_text('{"dependencies": {"typeorm": "^0.3.20"}}')
+    (tmp_path / "entities.ts").write_text(_ENTITY.replace("NAME", "BookItem"))
+    strategy = "  tableName(target, given) { return given || 't_' + target; }\n"
+    (tmp_path / "naming.ts").write_text(
+        "import { DefaultNamingStrategy } from 'typeorm';\n"
+        f"export class A extends DefaultNamingStrategy {{\n{strategy}}}\n"
+        f"export class B extends DefaultNamingStrategy {{\n{strategy}}}\n"
+    )
+    scanner = make_scanner(parse_all=True)
+    scanner.root = str(tmp_path)
+    scanner.workers = 1
+    document = scanner.discover(["."])
+    assert document["resources"] == []
+    assert [f["code"] for f in document["findings"]] == ["UNRESOLVED_TABLE_NAME"]
+    monkeypatch.setattr(js_strategy, "FILE_NODES", 1_000)
+    scanner = make_scanner(parse_all=True)
+    scanner.root = str(tmp_path)
+    scanner.workers = 1
+    assert [r["name"] for r in scanner.discover(["."])["resources"]] == ["t_BookItem"]
