@@ -82,7 +82,14 @@ from .pymodules import (
 )
 from .pyparse import parse_python
 from .scan_document import DocumentPieces
-from .tables import UNKNOWN_MODEL_BASE, UNRESOLVED_INSTALLED_APPS, Gap, TableClaim, link_tables
+from .tables import (
+    COMPUTED_TABLENAME,
+    UNKNOWN_MODEL_BASE,
+    UNRESOLVED_INSTALLED_APPS,
+    Gap,
+    TableClaim,
+    link_tables,
+)
 from .unread_orms import foreign_base
 
 NO_COLUMN_FIELDS = frozenset({"ManyToManyField", "GenericForeignKey", "GenericRelation"})
@@ -122,6 +129,7 @@ class Meta:
     proxy: bool | None = None
     managed: bool | None = None
     inherits_parent: bool = False  # `class Meta(Parent.Meta)`
+    db_table_computed: bool = False  # `db_table = PREFIX + "x"`: a name the pack does not read
 
 
 @dataclass(frozen=True)
@@ -247,6 +255,7 @@ def _meta(node: ast.ClassDef) -> Meta:
         flag("proxy"),
         flag("managed"),
         inherits,
+        "db_table" in options and not isinstance(options["db_table"], str),
     )
 
 
@@ -288,6 +297,10 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
                     and _meta_label(modules, ref) not in (set(apps.values()))
                 ):
                     continue  # a package the settings do not install: Django never loads it
+                if cls.body.meta is not None and cls.body.meta.db_table_computed:
+                    detail = f"`Meta.db_table` of {cls.name} is computed: its table is not known"
+                    gaps.append(Gap(COMPUTED_TABLENAME, detail, module.path, cls.line))
+                    continue
                 claims.extend(_tables(modules, {module.path: label}, ref))
     for gap in _unknown_bases(modules, models):  # a class of a package not installed: none
         if apps is None or _installed_label(by_path[gap.path], apps, packages):

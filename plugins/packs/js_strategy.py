@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 
 import tree_sitter
 
+from .bounded_values import MAX_LENGTH
 from .js_naming import snake_case
 
 _Node = tree_sitter.Node
@@ -38,6 +39,20 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
                 "non_null_expression", "type_assertion"}  # fmt: skip
 _FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration"}
 _DEPTH = 8  # nested inlined calls before a method is left unread
+_MAX_NODES = 20_000
+"""Expressions a method's reading may visit, inlined calls counted each time: eight levels of
+methods each calling the next thirty times asked for 31^7 readings."""
+FILE_NODES = 200_000
+"""Expressions the readings of all one file's strategy methods may visit together: 300 such
+classes in a 1 MB file were 300 readings of 20,000 each, past `request_ms`."""
+_MAX_RECIPE = 500
+"""Parts of a recipe written out as a tree: `const b = a + a` names `a` twice, and sixty such
+lines made a recipe whose hash (the repository's readings are compared as a set) and whose
+evaluation walked 2^60 parts."""
+_MAX_NESTING = 100  # levels of a recipe: 3,000 chained `.trim()` overflowed Python's stack
+_REGEX_SUBJECT = 128
+"""Characters a repository's regex is run on: Python's `re` backtracks, and a pattern within
+`_regex_bounded` still costs up to the subject's length cubed."""
 _REGEX_FLAGS = {"g": 0, "i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 _REGEX_SAFE = re.compile(r"(?:\\[dDwWsSbB.\\/()\[\]{}*+?^$|\-_]|\((?!\?)|[^\\(])*")
 """A JS regex Python reads alike: escapes both know, and no `(?…)` group syntax at all."""
@@ -58,10 +73,20 @@ class _Unread(Exception):
     """A construct outside what a recipe holds."""
 
 
+class FileReading:
+    """What the readings of one file's strategy classes share: its top-level functions (listed
+    once, not once a class: 10,000 classes were 10^8 statements looked at) and `FILE_NODES`."""
+
+    def __init__(self, text: Callable[[_Node], str], root: _Node) -> None:
+        self.functions = _functions(root, text)
+        self.left = FILE_NODES
+
+
 class RecipeReader:
     """Reads one method of a naming-strategy class. `text` spells a node; `imports` maps a
     local name to (module, imported name); `constants` the file's top-level strings; `root` the
-    file's tree (its functions); `body` the class body (its other methods)."""
+    file's tree (its functions); `body` the class body (its other methods); `shared` what the
+    file's other readings share, where there are several."""
 
     def __init__(
         self,
@@ -70,11 +95,14 @@ class RecipeReader:
         constants: Mapping[str, str],
         root: _Node,
         body: _Node,
+        shared: FileReading | None = None,
     ) -> None:
         self.text = text
         self.imports = imports
         self.constants = constants
-        self.functions = _functions(root, text)
+        self.shared = shared if shared is not None else FileReading(text, root)
+        self.functions = self.shared.functions
+        self.visits = 0
         self.methods = {
             text(name): member
             for member in body.named_children
@@ -83,10 +111,12 @@ class RecipeReader:
         }
 
     def read(self, method: _Node) -> Recipe | None:
+        self.visits = 0
         try:
-            return self._function(method, None, 0)
+            recipe = self._function(method, None, 0)
         except _Unread:
             return None
+        return recipe if _within_caps(recipe) else None
 
     def _function(self, function: _Node, args: list[Recipe] | None, depth: int) -> Recipe:
         """The function's result over its parameters: `("arg", i)` where `args` is None,
@@ -147,6 +177,10 @@ class RecipeReader:
         return self._block([node], env, depth)
 
     def _expr(self, node: _Node | None, env: dict[str, Recipe], depth: int) -> Recipe:
+        self.visits += 1
+        self.shared.left -= 1
+        if self.visits > _MAX_NODES or self.shared.left < 0:
+            raise _Unread
         while node is not None and node.type in _TRANSPARENT:
             node = node.named_children[0] if node.named_children else None
         if node is None:
@@ -245,7 +279,11 @@ class RecipeReader:
                 flags = search.child_by_field_name("flags")
                 source = self.text(pattern) if pattern is not None else ""
                 flag_text = self.text(flags) if flags is not None else ""
-                if _REGEX_SAFE.fullmatch(source) is None or set(flag_text) - set(_REGEX_FLAGS):
+                if (
+                    _REGEX_SAFE.fullmatch(source) is None
+                    or not _regex_bounded(source)
+                    or set(flag_text) - set(_REGEX_FLAGS)
+                ):
                     raise _Unread
                 try:
                     re.compile(source)
@@ -262,14 +300,30 @@ class RecipeReader:
 def evaluate(recipe: Recipe, args: tuple[str | None, ...], era: int = -1) -> str | None:
     """The name a recipe gives for `args` (None: `undefined`), TypeORM's `snakeCase` as of
     `era`; raises `ValueError` where JavaScript would not give a string (a method of
-    `undefined`, `undefined` spelled into a name)."""
-    value = _run(recipe, args, era)
+    `undefined`, `undefined` spelled into a name) or where the name would pass `MAX_LENGTH`
+    characters, or a regex would run on more than `_REGEX_SUBJECT`. A recipe is a graph
+    (`const b = a + a` names `a` twice): each of its parts is computed once a call."""
+    value = _run(recipe, args, era, {})
     if value is None:
         raise ValueError("the strategy gives no name")
     return value
 
 
-def _run(recipe: Recipe, args: tuple[str | None, ...], era: int) -> str | None:
+def _run(
+    recipe: Recipe, args: tuple[str | None, ...], era: int, memo: dict[int, str | None]
+) -> str | None:
+    key = id(recipe)  # the recipe outlives the call: its parts' ids are not reused
+    if key not in memo:
+        value = _step(recipe, args, era, memo)
+        if value is not None and len(value) > MAX_LENGTH:
+            raise ValueError(f"a name longer than {MAX_LENGTH} characters")
+        memo[key] = value
+    return memo[key]
+
+
+def _step(
+    recipe: Recipe, args: tuple[str | None, ...], era: int, memo: dict[int, str | None]
+) -> str | None:
     op = recipe[0]
     if op == "arg":
         index = recipe[1]
@@ -280,17 +334,20 @@ def _run(recipe: Recipe, args: tuple[str | None, ...], era: int) -> str | None:
     if op == "none":
         return None
     if op == "if":
-        return _run(_sub(recipe, 2 if _run(_sub(recipe, 1), args, era) else 3), args, era)
+        test = _run(_sub(recipe, 1), args, era, memo)
+        return _run(_sub(recipe, 2 if test else 3), args, era, memo)
     if op == "or":
-        first = _run(_sub(recipe, 1), args, era)
-        return first if first else _run(_sub(recipe, 2), args, era)
+        first = _run(_sub(recipe, 1), args, era, memo)
+        return first if first else _run(_sub(recipe, 2), args, era, memo)
     if op == "nullish":
-        first = _run(_sub(recipe, 1), args, era)
-        return first if first is not None else _run(_sub(recipe, 2), args, era)
-    parts = [_run(_sub(recipe, i), args, era) for i in range(1, len(recipe) if op == "cat" else 2)]
+        first = _run(_sub(recipe, 1), args, era, memo)
+        return first if first is not None else _run(_sub(recipe, 2), args, era, memo)
+    parts = [
+        _run(_sub(recipe, i), args, era, memo) for i in range(1, len(recipe) if op == "cat" else 2)
+    ]
     if any(part is None for part in parts):
         raise ValueError("undefined in a name")
-    text = "".join(p for p in parts if p is not None)
+    text = "".join(p for p in parts if p is not None)  # each part within MAX_LENGTH
     if op == "cat":
         return text
     if op == "snake":
@@ -305,10 +362,20 @@ def _run(recipe: Recipe, args: tuple[str | None, ...], era: int) -> str | None:
     _, _, pattern, flags, replacement, every = recipe
     assert isinstance(flags, str) and isinstance(replacement, str)
     if pattern is None:
+        count = text.count(flags) if every else min(1, text.count(flags))
+        if len(text) + count * (len(replacement) - len(flags)) > MAX_LENGTH:
+            raise ValueError(f"a name longer than {MAX_LENGTH} characters")
         if every:
             return text.replace(flags, replacement)
         return text.replace(flags, replacement, 1)
     assert isinstance(pattern, str)
+    if len(text) > _REGEX_SUBJECT:
+        raise ValueError(f"a regex run on more than {_REGEX_SUBJECT} characters")
+    # matches do not overlap: each adds the replacement's text, and its `$n` / `$&` copy
+    # at most the subject's characters between them
+    references = len(re.findall(r"\$(?:\d|&)", replacement))
+    if len(text) * (1 + references) + (len(text) + 1) * len(replacement) > MAX_LENGTH:
+        raise ValueError(f"a name longer than {MAX_LENGTH} characters")
     options = 0
     for flag in flags:
         options |= _REGEX_FLAGS[flag]
@@ -318,6 +385,68 @@ def _run(recipe: Recipe, args: tuple[str | None, ...], era: int) -> str | None:
         replacement.replace("\\", "\\\\"),
     )
     return re.sub(pattern, python, text, count=0 if every else 1, flags=options)
+
+
+_QUANTIFIER = re.compile(r"[*+?]|\{\d+(?:,\d*)?\}")
+_MAX_QUANTIFIERS = 2
+_MAX_ALTERNATIVES = 3
+
+
+def _regex_bounded(source: str) -> bool:
+    """Whether Python's backtracking `re` runs `source` in time polynomial and small: no
+    quantified group that itself holds a quantifier or a `|` (`/^(A+)+$/` over forty `A`s
+    and a `B` backtracks 2^40 times), at most `_MAX_QUANTIFIERS` quantifiers and
+    `_MAX_ALTERNATIVES` `|` in all (`a?` forty times before forty `a`s is exponential too)."""
+    quantifiers = alternatives = 0
+    groups: list[bool] = []  # per open group: whether it holds a quantifier or a `|`
+    closed = False  # the atom just read is a group that holds one
+    index = 0
+    while index < len(source):
+        char = source[index]
+        quantifier = _QUANTIFIER.match(source, index)
+        if quantifier is not None and index > 0:
+            if closed:
+                return False
+            quantifiers += 1
+            index = quantifier.end()
+            if source[index : index + 1] == "?":  # lazy: the same quantifier
+                index += 1
+            groups[-1:] = [True] * len(groups[-1:])
+            continue
+        closed = False
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index += 1
+            while index < len(source) and source[index] != "]":
+                index += 2 if source[index] == "\\" else 1
+        elif char == "(":
+            groups.append(False)
+        elif char == ")" and groups:
+            closed = groups.pop()
+            if closed and groups:
+                groups[-1] = True
+        elif char == "|":
+            alternatives += 1
+            groups[-1:] = [True] * len(groups[-1:])
+        index += 1
+    return quantifiers <= _MAX_QUANTIFIERS and alternatives <= _MAX_ALTERNATIVES
+
+
+def _within_caps(recipe: Recipe) -> bool:
+    """Whether `recipe` written out as a tree has at most `_MAX_RECIPE` parts, none nested
+    deeper than `_MAX_NESTING` (its evaluation recurses once a level); the walk stops at the
+    first part past either."""
+    stack: list[tuple[Recipe, int]] = [(recipe, 0)]
+    seen = 0
+    while stack:
+        part, level = stack.pop()
+        seen += 1
+        if seen > _MAX_RECIPE or level > _MAX_NESTING:
+            return False
+        stack.extend((child, level + 1) for child in part if isinstance(child, tuple))
+    return True
 
 
 def _sub(recipe: Recipe, index: int) -> Recipe:

@@ -70,7 +70,14 @@ from .js_naming import (
     snake_case,
     underscore,
 )
-from .js_strategy import DEFAULT_JOIN, DEFAULT_TABLE, Recipe, RecipeReader, evaluate
+from .js_strategy import (
+    DEFAULT_JOIN,
+    DEFAULT_TABLE,
+    FileReading,
+    Recipe,
+    RecipeReader,
+    evaluate,
+)
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .routes.js_modules import JsModules
@@ -491,6 +498,7 @@ class _Reader:
         self.joins: list[JoinSide] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int, Recipe | None]] = []  # a strategy's tableName()
+        self.strategy_reading: FileReading | None = None  # what its strategies' readings share
         self.made = MadeReader(data, self.text, self._literal, self._binds)
         self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
 
@@ -771,7 +779,9 @@ class _Reader:
         root = body
         while root.parent is not None:
             root = root.parent
-        return RecipeReader(self.text, self.imports, self.consts, root, body)
+        if self.strategy_reading is None:
+            self.strategy_reading = FileReading(self.text, root)
+        return RecipeReader(self.text, self.imports, self.consts, root, body, self.strategy_reading)
 
     def _decorated(self, decorator: _Node, seen: set[int]) -> None:
         owner = decorator.parent

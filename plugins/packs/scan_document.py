@@ -22,6 +22,13 @@ JSONObject = dict[str, Any]
 
 READER_ERROR = "READER_ERROR"
 DEADLINE_REACHED = "DEADLINE_REACHED"
+DOCUMENT_BUDGET_EXCEEDED = "DOCUMENT_BUDGET_EXCEEDED"
+DOCUMENT_NAME_BUDGET = 2_000_000
+"""Characters of resource names one document lists. Each name is capped where it is computed
+(`bounded_values.MAX_LENGTH`), but 3,000 SQLAlchemy models named `A + str(i)` over a
+4,000-character constant (a 240 KB file) made a 12 MB document, past the host's 8 MiB line
+cap (`E_FRAME_JSON`: no document at all). Past the budget, resources (in document order) are
+left out with their signals, one finding naming where."""
 
 
 @dataclass(frozen=True)
@@ -189,12 +196,61 @@ def render(
     findings = linked.findings + [f.as_json() for f in failed]
     if not_reached:
         findings.append(deadline_finding(deadline_ms, not_reached))
+    resources = sorted(linked.resources, key=lambda r: at(r["location"]))
+    signals = linked.signals
+    resources, left_out = _within_budget(resources)
+    if left_out:
+        dropped = {f"{r['kind']}:{r['name']}" for r in left_out}
+        kept = {f"{r['kind']}:{r['name']}" for r in resources}
+        signals = [s for s in signals if s["resource"] in kept or s["resource"] not in dropped]
+        findings.append(_budget_finding(left_out))
+    findings = _short_details(findings)
     return {
-        "resources": sorted(linked.resources, key=lambda r: at(r["location"])),
+        "resources": resources,
         "unresolved": [u.as_json() for u in sorted(unresolved, key=lambda u: utf8(u.path))],
         "findings": sorted(findings, key=lambda f: at(f["locations"][0])),
-        "classificationSignals": sorted(linked.signals, key=lambda s: at(s["source"])),
+        "classificationSignals": sorted(signals, key=lambda s: at(s["source"])),
     }
+
+
+def _within_budget(
+    resources: list[JSONObject],
+) -> tuple[list[JSONObject], list[JSONObject]]:
+    """The resources whose names fit `DOCUMENT_NAME_BUDGET`, in order, and those left out."""
+    spent = 0
+    for index, resource in enumerate(resources):
+        spent += len(resource["name"])
+        if spent > DOCUMENT_NAME_BUDGET:
+            return resources[:index], resources[index:]
+    return resources, []
+
+
+MAX_DETAIL = 1_000
+"""Characters of one finding's detail: a detail quoting what the repository wrote (a name, an
+option) is cut there, so findings grow with their number, never with a name's length times
+the number of places it is used."""
+
+
+def _short_details(findings: list[JSONObject]) -> list[JSONObject]:
+    return [
+        {**f, "detail": f"{f['detail'][: MAX_DETAIL - 3]}..."}
+        if len(f["detail"]) > MAX_DETAIL
+        else f
+        for f in findings
+    ]
+
+
+def _budget_finding(left_out: list[JSONObject]) -> JSONObject:
+    """One `DOCUMENT_BUDGET_EXCEEDED` finding, at the first resource left out of each file."""
+    first: dict[str, int] = {}
+    for resource in left_out:
+        first.setdefault(resource["location"]["path"], resource["location"]["line"])
+    detail = (
+        f"{len(left_out)} resources are left out: their names pass {DOCUMENT_NAME_BUDGET} "
+        "characters in all, more than a document carries"
+    )
+    locations = [{"path": path, "line": line} for path, line in first.items()]
+    return {"code": DOCUMENT_BUDGET_EXCEEDED, "detail": detail, "locations": locations}
 
 
 def utf8(path: str) -> bytes:

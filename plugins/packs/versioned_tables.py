@@ -25,6 +25,7 @@ import ast
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .bounded_values import MAX_LENGTH
 from .pymodules import dotted, last_name, literal
 from .tables import UNRESOLVED_TABLE_NAME, Gap, TableClaim
 
@@ -137,8 +138,14 @@ def _options(node: ast.expr, what: str) -> dict[str, object]:
 
 
 def _formatted(pattern: object, table: str, node: ast.AST) -> str:
+    """`pattern % table`; past `MAX_LENGTH` characters not read, and the pattern quoted short
+    in the finding: a 200,000-character option applied to 300 models made a 60 MB document,
+    past the host's line cap (`E_FRAME_JSON`)."""
     if not isinstance(pattern, str) or pattern.count("%s") != 1 or pattern.count("%") != 1:
-        raise _Unread(f"the table_name option {pattern!r} is not read", node)
+        shown = repr(pattern) if len(repr(pattern)) <= 80 else f"{repr(pattern)[:77]}..."
+        raise _Unread(f"the table_name option {shown} is not read", node)
+    if len(pattern) - 2 + len(table) > MAX_LENGTH:
+        raise _Unread(f"the table_name option makes a name past {MAX_LENGTH} characters", node)
     return pattern % table
 
 

@@ -127,6 +127,12 @@ LINK_BUDGET = 25_000
 """Routes produced plus mounts followed in one link. Mounting a router twice in each of 40
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
+LINK_TEXT_BUDGET = 1_500_000
+"""Characters of the routes one link lists: each route's path is capped (`MAX_LENGTH`), but a
+4,000-character constant in a table of 3,000 mounts (40 KB) listed 12 MB of paths, a document
+past the host's 8 MiB line cap (`E_FRAME_JSON`). Past it the rest is cut as `LINK_BUDGET`
+cuts it; below `scan_document.DOCUMENT_NAME_BUDGET`, so a route's name (`GET ` and its path)
+is cut here first."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
 _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give them, a link
 
@@ -517,6 +523,7 @@ class _RouteResolver:
         self.scoped.clear()
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
+        self.text_budget = LINK_TEXT_BUDGET  # characters of the routes listed, allowed
         self.cut: dict[tuple[str, int], None] = {}  # mounts not followed for want of budget
 
     def _loaded(self, modules: Mapping[str, ModuleFacts]) -> Mapping[str, ModuleFacts]:
@@ -1382,6 +1389,15 @@ class _RouteResolver:
                     return f"a class of {entity.file} extending {found[0]}", found[1]
         return None
 
+    def spend_text(self, path: str, line: int, route: str) -> bool:
+        """Whether `route` (written at `path:line`) is within `LINK_TEXT_BUDGET`; past it the
+        place is cut, a `LINK_BUDGET_EXCEEDED` place like a mount past `LINK_BUDGET`."""
+        self.text_budget -= len(route)
+        if self.text_budget < 0:
+            self.cut[path, line] = None
+            return False
+        return True
+
     def findings(self) -> list[JSONObject]:
         """The `UNRESOLVED_*` findings, locations sorted and repeated ones dropped, and the
         `LINK_BUDGET_EXCEEDED` one, after `routes()`."""
@@ -1392,8 +1408,9 @@ class _RouteResolver:
             out.append({"code": code, "detail": detail, "locations": locations})
         if self.cut:
             detail = (
-                f"route expansion stopped after {self.limit} routes and mounts: the routes "
-                "below these mounts are not all listed"
+                f"route expansion stopped after {self.limit} routes and mounts (or "
+                f"{LINK_TEXT_BUDGET} characters of routes): the routes below these mounts are "
+                "not all listed"
             )
             locations = sorted(({"path": p, "line": n} for p, n in self.cut), key=at)
             out.append({"code": LINK_BUDGET_EXCEEDED, "detail": detail, "locations": locations})
@@ -3075,6 +3092,8 @@ class _RouteResolver:
             local = base + declared  # koa-router's layer: `prefix + path`, as written (`*`)
         else:
             local = join(base, declared)
+        if not self.spend_text(path, route.line, local):
+            return
         framework = node.decl.framework
         if route.unread_segment:
             gaps = (*gaps, (path, route.line, route.unread_segment))
