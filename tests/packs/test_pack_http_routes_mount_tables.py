@@ -128,6 +128,48 @@ WIRED_BY_HELPERS: dict[str, str] = {
 }
 
 
+MOUNTED_BY_DICT_ITEMS: dict[str, str] = {
+    "svc/__init__.py": "",
+    "svc/options.py": (
+        "from pydantic_settings import BaseSettings\n\n"
+        "class Options(BaseSettings):\n    extras_at: str = '/addons'\n\noptions = Options()\n"
+    ),
+    "svc/addons/__init__.py": (
+        "from svc.addons.quote.web import site as quote_site\n"
+        "from svc.addons import weather\n\n"
+        "# each sub-app under its key, joined onto the configured root\n"
+        "HOSTED = {\n    '/quote': quote_site,\n    '/weather': weather.web.site,\n}\n"
+        "SPARE = {'/q2': quote_site}\n"
+    ),
+    "svc/addons/quote/__init__.py": "",
+    "svc/addons/quote/web.py": (
+        "from fastapi import FastAPI\n\nsite = FastAPI()\n\n"
+        "@site.get('/manifest.json')\nasync def manifest():\n    return {}\n"
+    ),
+    "svc/addons/weather/__init__.py": "from svc.addons.weather import web\n",
+    "svc/addons/weather/web.py": (
+        "import fastapi\n\nsite = fastapi.FastAPI()\n\n"
+        "@site.post('/forecast/')\nasync def forecast():\n    return {}\n"
+    ),
+    "svc/server.py": (
+        "from fastapi import FastAPI\n"  # 1
+        "from svc import addons as pkg\n"
+        "from svc.addons import SPARE\n"
+        "from svc.options import options\n"
+        "\n"  # 5
+        "server = FastAPI()\n"
+        "for mount_at, sub_app in pkg.HOSTED.items():\n"
+        "    server.mount(path=options.extras_at + mount_at, app=sub_app)\n"
+        "for key, value in SPARE.items():\n"
+        "    server.mount(key, value)\n"  # 10
+        "def hosted():\n"
+        "    return pkg.HOSTED\n"
+        "for mount_at, sub_app in hosted().items():\n"
+        "    server.mount('/again' + mount_at, sub_app)\n"
+    ),
+}
+
+
 def _served(files: dict[str, str]) -> set[str]:
     """Each route as `name file:line`, once per mount that serves it."""
     return {
@@ -180,10 +222,25 @@ def test_mounts_over_a_helpers_list_parameter_are_one_per_item_each_call_passes(
     assert finding_places(WIRED_BY_HELPERS) == {"UNRESOLVED_ROUTER": ["hub/setup.py:7"]}
 
 
+def test_sub_apps_mounted_over_an_imported_dicts_items_each_under_its_key() -> None:
+    """`for at, sub in pkg.TABLE.items(): app.mount(path=root + at, app=sub)`: a module's
+    dict (its keys the paths, its values sub-apps of other files, one through a package's
+    attribute) read where it is written, the configured root joined on, and the same for a
+    dict imported by name (positional arguments); a dict a call returns is a finding at the
+    loop's mount."""
+    assert _served(MOUNTED_BY_DICT_ITEMS) == {
+        "GET /addons/quote/manifest.json svc/addons/quote/web.py:5",
+        "POST /addons/weather/forecast/ svc/addons/weather/web.py:5",
+        "GET /q2/manifest.json svc/addons/quote/web.py:5",
+    }
+    assert finding_places(MOUNTED_BY_DICT_ITEMS) == {"UNRESOLVED_ROUTER": ["svc/server.py:14"]}
+
+
 def test_the_prefilter_scan_of_mount_tables_equals_parsing_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for number, files in enumerate((KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS)):
+    tables = (KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS, MOUNTED_BY_DICT_ITEMS)
+    for number, files in enumerate(tables):
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files
