@@ -170,6 +170,40 @@ MOUNTED_BY_DICT_ITEMS: dict[str, str] = {
 }
 
 
+WHOLE_ITEMS: dict[str, str] = {
+    "crm/__init__.py": "",
+    "crm/pages/__init__.py": "",
+    "crm/pages/leads.py": (
+        "from flask import Blueprint\n\nleads = Blueprint('leads', __name__, url_prefix='/leads')\n\n"
+        "@leads.route('/open')\ndef open_leads():\n    return ''\n"
+    ),
+    "crm/pages/notes.py": (
+        "import flask\n\nnotes = flask.Blueprint('notes', __name__)\n\n"
+        "@notes.route('/note/<int:n>', methods=['PATCH'])\ndef edit(n):\n    return ''\n"
+    ),
+    "crm/registry.py": (
+        "from crm.pages.leads import leads\nfrom crm.pages import notes as notes_mod\n\n"
+        "ENABLED = (leads, notes_mod.notes)\nBY_NAME = {'leads': leads, 'notes': notes_mod.notes}\n"
+        "LATER = [bp for bp in ENABLED]\n"
+    ),
+    "crm/web.py": (
+        "from flask import Flask\n"  # 1
+        "from crm import registry\n"
+        "from crm.registry import BY_NAME as named\n"
+        "\n"
+        "def make():\n"  # 5
+        "    web = Flask(__name__)\n"
+        "    for blueprint in registry.ENABLED:\n"
+        "        web.register_blueprint(blueprint)\n"
+        "    for each in named.values():\n"
+        "        web.register_blueprint(each, url_prefix='/by-name')\n"  # 10
+        "    for bp in registry.unknown_list:\n"
+        "        web.register_blueprint(bp, url_prefix='/lost')\n"
+        "    return web\n"
+    ),
+}
+
+
 def _served(files: dict[str, str]) -> set[str]:
     """Each route as `name file:line`, once per mount that serves it."""
     return {
@@ -236,10 +270,24 @@ def test_sub_apps_mounted_over_an_imported_dicts_items_each_under_its_key() -> N
     assert finding_places(MOUNTED_BY_DICT_ITEMS) == {"UNRESOLVED_ROUTER": ["svc/server.py:14"]}
 
 
+def test_blueprints_registered_over_an_imported_tables_items_used_whole() -> None:
+    """`for bp in registry.ENABLED: app.register_blueprint(bp)` and `for bp in
+    named.values():` (a dict imported under an alias): each item as written in the table's
+    module, the blueprint's own prefix kept or replaced by `url_prefix=`; a table no scanned
+    module binds is a finding at the loop's call (its blueprints are mounted elsewhere)."""
+    assert _served(WHOLE_ITEMS) == {
+        "GET /leads/open crm/pages/leads.py:5",
+        "PATCH /note/{n} crm/pages/notes.py:5",
+        "GET /by-name/open crm/pages/leads.py:5",
+        "PATCH /by-name/note/{n} crm/pages/notes.py:5",
+    }
+    assert finding_places(WHOLE_ITEMS) == {"UNRESOLVED_ROUTER": ["crm/web.py:12"]}
+
+
 def test_the_prefilter_scan_of_mount_tables_equals_parsing_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tables = (KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS, MOUNTED_BY_DICT_ITEMS)
+    tables = (KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS, MOUNTED_BY_DICT_ITEMS, WHOLE_ITEMS)
     for number, files in enumerate(tables):
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files

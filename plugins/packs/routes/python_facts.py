@@ -1907,7 +1907,8 @@ class _Reader:
         prefix_index: int | None = None,
         replaces_prefix: bool = False,
     ) -> None:
-        child = self._expr(_argument(call, child_index, child_key))
+        node = _argument(call, child_index, child_key)
+        child = self._whole_item(node) or self._expr(node)
         if child is None:
             return
         prefix_node = (
@@ -1925,6 +1926,16 @@ class _Reader:
                 replaces_prefix=replaces_prefix,
             )
         )
+
+    def _whole_item(self, node: ast.expr | None) -> Each | None:
+        """A mounted child that is each item of a module's table used whole (`for bp in
+        views.BLUEPRINTS: app.register_blueprint(bp)`, `for sub in APPS.values():`), which
+        the linker reads where the table is bound; None for any other child."""
+        item = self._env.get(node.id) if self._env and type(node) is ast.Name else None
+        if not (type(item) is _EachOf and item.table and item.index < 0 and not item.rest):
+            return None
+        assert isinstance(item, _EachOf)
+        return Each(Sym(tuple(item.name.split("."))))
 
     def _added_route(self, call: ast.Call, owner: Expr | None, view: ast.expr | None) -> None:
         route = self._route_call(call, owner, view) if owner is not None else None
