@@ -128,6 +128,82 @@ WIRED_BY_HELPERS: dict[str, str] = {
 }
 
 
+MOUNTED_BY_DICT_ITEMS: dict[str, str] = {
+    "svc/__init__.py": "",
+    "svc/options.py": (
+        "from pydantic_settings import BaseSettings\n\n"
+        "class Options(BaseSettings):\n    extras_at: str = '/addons'\n\noptions = Options()\n"
+    ),
+    "svc/addons/__init__.py": (
+        "from svc.addons.quote.web import site as quote_site\n"
+        "from svc.addons import weather\n\n"
+        "# each sub-app under its key, joined onto the configured root\n"
+        "HOSTED = {\n    '/quote': quote_site,\n    '/weather': weather.web.site,\n}\n"
+        "SPARE = {'/q2': quote_site}\n"
+    ),
+    "svc/addons/quote/__init__.py": "",
+    "svc/addons/quote/web.py": (
+        "from fastapi import FastAPI\n\nsite = FastAPI()\n\n"
+        "@site.get('/manifest.json')\nasync def manifest():\n    return {}\n"
+    ),
+    "svc/addons/weather/__init__.py": "from svc.addons.weather import web\n",
+    "svc/addons/weather/web.py": (
+        "import fastapi\n\nsite = fastapi.FastAPI()\n\n"
+        "@site.post('/forecast/')\nasync def forecast():\n    return {}\n"
+    ),
+    "svc/server.py": (
+        "from fastapi import FastAPI\n"  # 1
+        "from svc import addons as pkg\n"
+        "from svc.addons import SPARE\n"
+        "from svc.options import options\n"
+        "\n"  # 5
+        "server = FastAPI()\n"
+        "for mount_at, sub_app in pkg.HOSTED.items():\n"
+        "    server.mount(path=options.extras_at + mount_at, app=sub_app)\n"
+        "for key, value in SPARE.items():\n"
+        "    server.mount(key, value)\n"  # 10
+        "def hosted():\n"
+        "    return pkg.HOSTED\n"
+        "for mount_at, sub_app in hosted().items():\n"
+        "    server.mount('/again' + mount_at, sub_app)\n"
+    ),
+}
+
+
+WHOLE_ITEMS: dict[str, str] = {
+    "crm/__init__.py": "",
+    "crm/pages/__init__.py": "",
+    "crm/pages/leads.py": (
+        "from flask import Blueprint\n\nleads = Blueprint('leads', __name__, url_prefix='/leads')\n\n"
+        "@leads.route('/open')\ndef open_leads():\n    return ''\n"
+    ),
+    "crm/pages/notes.py": (
+        "import flask\n\nnotes = flask.Blueprint('notes', __name__)\n\n"
+        "@notes.route('/note/<int:n>', methods=['PATCH'])\ndef edit(n):\n    return ''\n"
+    ),
+    "crm/registry.py": (
+        "from crm.pages.leads import leads\nfrom crm.pages import notes as notes_mod\n\n"
+        "ENABLED = (leads, notes_mod.notes)\nBY_NAME = {'leads': leads, 'notes': notes_mod.notes}\n"
+        "LATER = [bp for bp in ENABLED]\n"
+    ),
+    "crm/web.py": (
+        "from flask import Flask\n"  # 1
+        "from crm import registry\n"
+        "from crm.registry import BY_NAME as named\n"
+        "\n"
+        "def make():\n"  # 5
+        "    web = Flask(__name__)\n"
+        "    for blueprint in registry.ENABLED:\n"
+        "        web.register_blueprint(blueprint)\n"
+        "    for each in named.values():\n"
+        "        web.register_blueprint(each, url_prefix='/by-name')\n"  # 10
+        "    for bp in registry.unknown_list:\n"
+        "        web.register_blueprint(bp, url_prefix='/lost')\n"
+        "    return web\n"
+    ),
+}
+
+
 def _served(files: dict[str, str]) -> set[str]:
     """Each route as `name file:line`, once per mount that serves it."""
     return {
@@ -180,10 +256,39 @@ def test_mounts_over_a_helpers_list_parameter_are_one_per_item_each_call_passes(
     assert finding_places(WIRED_BY_HELPERS) == {"UNRESOLVED_ROUTER": ["hub/setup.py:7"]}
 
 
+def test_sub_apps_mounted_over_an_imported_dicts_items_each_under_its_key() -> None:
+    """`for at, sub in pkg.TABLE.items(): app.mount(path=root + at, app=sub)`: a module's
+    dict (its keys the paths, its values sub-apps of other files, one through a package's
+    attribute) read where it is written, the configured root joined on, and the same for a
+    dict imported by name (positional arguments); a dict a call returns is a finding at the
+    loop's mount."""
+    assert _served(MOUNTED_BY_DICT_ITEMS) == {
+        "GET /addons/quote/manifest.json svc/addons/quote/web.py:5",
+        "POST /addons/weather/forecast/ svc/addons/weather/web.py:5",
+        "GET /q2/manifest.json svc/addons/quote/web.py:5",
+    }
+    assert finding_places(MOUNTED_BY_DICT_ITEMS) == {"UNRESOLVED_ROUTER": ["svc/server.py:14"]}
+
+
+def test_blueprints_registered_over_an_imported_tables_items_used_whole() -> None:
+    """`for bp in registry.ENABLED: app.register_blueprint(bp)` and `for bp in
+    named.values():` (a dict imported under an alias): each item as written in the table's
+    module, the blueprint's own prefix kept or replaced by `url_prefix=`; a table no scanned
+    module binds is a finding at the loop's call (its blueprints are mounted elsewhere)."""
+    assert _served(WHOLE_ITEMS) == {
+        "GET /leads/open crm/pages/leads.py:5",
+        "PATCH /note/{n} crm/pages/notes.py:5",
+        "GET /by-name/open crm/pages/leads.py:5",
+        "PATCH /by-name/note/{n} crm/pages/notes.py:5",
+    }
+    assert finding_places(WHOLE_ITEMS) == {"UNRESOLVED_ROUTER": ["crm/web.py:12"]}
+
+
 def test_the_prefilter_scan_of_mount_tables_equals_parsing_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for number, files in enumerate((KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS)):
+    tables = (KIT_FASTAPI, SHOP_FLASK, WIRED_BY_HELPERS, MOUNTED_BY_DICT_ITEMS, WHOLE_ITEMS)
+    for number, files in enumerate(tables):
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files

@@ -84,6 +84,21 @@ class Controllers:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewDecorator:
+    """A library's view decorator that makes the view it wraps serve more methods than its
+    route declares: `module.name(...)` written below a route decorator (applied first) adds
+    `methods` to that route, unless the keyword `unless` is given a false value. flask-cors's
+    `@cross_origin()` (read in 3.0.9 and 6.0.2, alike): with `automatic_options` (default
+    true) it sets the view's `required_methods` to hold OPTIONS and `provide_automatic_options`
+    to False, so Flask routes OPTIONS to the view itself as one of the rule's own methods."""
+
+    module: str
+    name: str
+    methods: tuple[str, ...]
+    unless: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Framework:
     """A framework the routes pack reads. Python fields are read by `python_facts` (the calls
     that make routers, the keyword of their own prefix, the calls that mount one on another),
@@ -227,6 +242,8 @@ class Framework:
     user_checks: tuple[str, ...] = ()
     # controller classes whose decorators declare routes (NestJS and its kind: `nest`)
     controllers: Controllers | None = None
+    # Python: library decorators that add methods to the view a route decorator above wraps
+    view_decorators: tuple[ViewDecorator, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +342,9 @@ READ = (
         user_checks=(
             r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bg\.get\([\"']user[\"']\) is None",
             r"\bnot current_user\b", r"\bcurrent_user is None\b", r"\bnot session\.get\([\"']user",
+        ),
+        view_decorators=(
+            ViewDecorator("flask_cors", "cross_origin", ("OPTIONS",), unless="automatic_options"),
         ),
     ),
     Framework(  # flask-restful, flask-restx, flask-restplus: `Api`/`Namespace` are routers

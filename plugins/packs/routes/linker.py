@@ -1527,8 +1527,9 @@ class _RouteResolver:
         found: list[MountDecl] = []
         for value in table.value.values:
             item = self.evaluate(table.file, value)
-            child = _element_of(mount.child, each.source, item)
-            prefix = _element_of(mount.prefix, each.source, item) if mount.prefix else None
+            whole = Bound(table.file, value)
+            child = _element_of(mount.child, each.source, item, whole)
+            prefix = _element_of(mount.prefix, each.source, item, whole) if mount.prefix else None
             found.append(replace(mount, child=child, prefix=prefix))
         return found
 
@@ -4410,7 +4411,8 @@ def _table_element(expr: Expr | None) -> Each | None:
     is, or joins, formats or passes to a helper; None when it holds none."""
     if isinstance(expr, Each):  # a module's table, or a parameter's bound to what is passed
         table = isinstance(expr.source, Sym | Bound) and (expr.index >= 0 or bool(expr.field))
-        return expr if table else None
+        whole = isinstance(expr.source, Sym) and expr.index < 0 and not expr.field  # `for bp in T`
+        return expr if (table or whole) and not expr.rest else None
     if isinstance(expr, Apply):
         parts: tuple[Expr | None, ...] = expr.args
     elif isinstance(expr, Concat):
@@ -4422,9 +4424,12 @@ def _table_element(expr: Expr | None) -> Each | None:
     return next((e for p in parts if (e := _table_element(p)) is not None), None)
 
 
-def _element_of(expr: Expr, source: Expr, item: _Entity | None) -> Expr:
+def _element_of(expr: Expr, source: Expr, item: _Entity | None, whole: Bound) -> Expr:
     """`expr` with each element or key of an item of the table `source` replaced by its value
-    in `item` (a tuple or a dict literal); one the item has not is not known."""
+    in `item` (a tuple or a dict literal), the item used whole by `whole` (the item as
+    written); one the item has not is not known."""
+    if isinstance(expr, Each) and expr.source == source and expr.index < 0 and not expr.field:
+        return whole
     if isinstance(expr, Each) and expr.source == source:
         if isinstance(item, _Scoped) and isinstance(item.value, Items) and not expr.field:
             values = item.value.values
@@ -4434,12 +4439,14 @@ def _element_of(expr: Expr, source: Expr, item: _Entity | None) -> Expr:
             return Bound(item.file, value) if value is not None else Opaque()
         return Opaque()
     if isinstance(expr, Apply):
-        args = tuple(_element_of(a, source, item) if a is not None else None for a in expr.args)
+        args = tuple(
+            _element_of(a, source, item, whole) if a is not None else None for a in expr.args
+        )
         return replace(expr, args=args)
     if isinstance(expr, Concat):
-        return Concat(tuple(_element_of(p, source, item) for p in expr.parts))
+        return Concat(tuple(_element_of(p, source, item, whole) for p in expr.parts))
     if isinstance(expr, Format):
-        return replace(expr, args=tuple(_element_of(a, source, item) for a in expr.args))
+        return replace(expr, args=tuple(_element_of(a, source, item, whole) for a in expr.args))
     return expr
 
 

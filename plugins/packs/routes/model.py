@@ -44,6 +44,9 @@ HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "tra
 EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
+# `Sym` path segments: the list a Python dict's `.items()` (its `(key, value)` pairs) and
+# `.values()` give, fields of a module-level dict with string keys (`for at, app in T.items():`)
+DICT_VIEWS = {"items": "[]items", "values": "[]values"}
 
 
 @dataclass(frozen=True, slots=True)

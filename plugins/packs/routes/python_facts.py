@@ -25,10 +25,11 @@ from .auth import (
     PYTHON_USER_CHECK_HEADS,
 )
 from .django_facts import django_facts
-from .frameworks import PYTHON, unread_uses
+from .frameworks import PYTHON, ViewDecorator, unread_uses
 from .heads import search_gated
 from .model import (
     CALL,
+    DICT_VIEWS,
     FLASK,
     HTTP_METHODS,
     ITEM,
@@ -86,6 +87,8 @@ _OWN_PREFIX = {name: key for f in PYTHON for name, key in f.prefix_keywords.item
 _FIXED_METHODS = {name: verb for f in PYTHON for name, verb in f.decorator_methods.items()}
 _ROUTE_DECORATORS = {*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)}
 _STATEMENT_CALLS = {call for f in PYTHON for call in f.mount_calls}
+# library view decorators that add methods to a route (flask-cors's `@cross_origin()`)
+_VIEW_DECORATORS = {(d.module, d.name): d for f in PYTHON for d in f.view_decorators}
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
 _RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
 _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
@@ -563,11 +566,20 @@ class _Reader:
 
     def _table(self, node: ast.Dict) -> Namespace | None:
         """A module-level dict whose values are all names (`{'dev': Dev, 'prod': Prod}`): one
-        of them under `ITEM`, what `environments[env]()` in another module chooses from."""
+        of them under `ITEM`, what `environments[env]()` in another module chooses from; with
+        string keys, also the lists its `.items()` and `.values()` give (`DICT_VIEWS`), which a
+        loop in another module iterates (`for at, app in plugins.APPS.items():`)."""
         options = [self._expr(value) for value in node.values]
-        if not options or any(not isinstance(option, Sym) for option in options):
-            return None
-        return Namespace(((ITEM, OneOf(tuple(o for o in options if o is not None))),))
+        fields: list[tuple[str, Expr]] = []
+        if options and all(isinstance(option, Sym) for option in options):
+            fields.append((ITEM, OneOf(tuple(o for o in options if o is not None))))
+        keys = [k.value if type(k) is ast.Constant else None for k in node.keys]
+        if keys and all(type(k) is str for k in keys) and len(keys) <= _MAX_ITERATIONS:
+            values = [self._value(v) or Opaque() for v in node.values]
+            pairs = (Items((Lit(str(k)), v)) for k, v in zip(keys, values, strict=True))
+            fields.append((DICT_VIEWS["items"], Items(tuple(pairs))))
+            fields.append((DICT_VIEWS["values"], Items(tuple(values))))
+        return Namespace(tuple(fields)) if fields else None
 
     def _chosen_value(self, node: ast.Subscript) -> OneOf | None:
         """`table[key]` with `table` a module-level dict literal of names: one of them."""
@@ -1895,7 +1907,8 @@ class _Reader:
         prefix_index: int | None = None,
         replaces_prefix: bool = False,
     ) -> None:
-        child = self._expr(_argument(call, child_index, child_key))
+        node = _argument(call, child_index, child_key)
+        child = self._whole_item(node) or self._expr(node)
         if child is None:
             return
         prefix_node = (
@@ -1913,6 +1926,16 @@ class _Reader:
                 replaces_prefix=replaces_prefix,
             )
         )
+
+    def _whole_item(self, node: ast.expr | None) -> Each | None:
+        """A mounted child that is each item of a module's table used whole (`for bp in
+        views.BLUEPRINTS: app.register_blueprint(bp)`, `for sub in APPS.values():`), which
+        the linker reads where the table is bound; None for any other child."""
+        item = self._env.get(node.id) if self._env and type(node) is ast.Name else None
+        if not (type(item) is _EachOf and item.table and item.index < 0 and not item.rest):
+            return None
+        assert isinstance(item, _EachOf)
+        return Each(Sym(tuple(item.name.split("."))))
 
     def _added_route(self, call: ast.Call, owner: Expr | None, view: ast.expr | None) -> None:
         route = self._route_call(call, owner, view) if owner is not None else None
@@ -2004,7 +2027,7 @@ class _Reader:
         )
 
     def _decorated(self, node: _Def) -> None:
-        for decorator in node.decorator_list:
+        for at, decorator in enumerate(node.decorator_list):
             if (
                 type(decorator) is ast.Call
                 and type(decorator.func) is ast.Call
@@ -2019,13 +2042,55 @@ class _Reader:
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
             if decorator.func.attr in _ROUTE_DECORATORS:
-                self._decorator_route(decorator, node.name, self._auth_of(node))
+                added = self._added_methods(node.decorator_list[at + 1 :])
+                self._decorator_route(decorator, node.name, self._auth_of(node), added=added)
+
+    def _added_methods(self, below: Sequence[ast.expr]) -> tuple[str, ...] | None:
+        """The methods the library view decorators written below a route decorator (applied
+        to the view before the route is made) add to it (`_VIEW_DECORATORS`); None when one's
+        switch is computed, which leaves the route's methods not known."""
+        added: list[str] = []
+        for decorator in below:
+            if type(decorator) is not ast.Call:
+                continue
+            assert isinstance(decorator, ast.Call)
+            record = self._view_decorator(decorator.func)
+            if record is None:
+                continue
+            switch = _keyword(decorator, record.unless) if record.unless else None
+            if switch is not None and type(switch) is not ast.Constant:
+                return None
+            if switch is None or (type(switch) is ast.Constant and switch.value):
+                added += [m for m in record.methods if m not in added]
+        return tuple(added)
+
+    def _view_decorator(self, func: ast.expr) -> ViewDecorator | None:
+        """The record of the library decorator `func` names (`cross_origin` imported from
+        `flask_cors`, or `flask_cors.cross_origin`), if any."""
+        head: Expr | None = None
+        if type(func) is ast.Name:
+            assert isinstance(func, ast.Name)
+            head = self.bindings.get(func.id)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            module = self.bindings.get(func.value.id)
+            if isinstance(module, ImportRef) and module.attr is None:
+                head = ImportRef(module.module, func.attr)
+        if not (isinstance(head, ImportRef) and head.attr):
+            return None
+        package = head.module.split(".")[0]
+        return _VIEW_DECORATORS.get((package, head.attr))
 
     def _decorator_route(
-        self, decorator: ast.Call, handler: str | None, function: Auth, view: Expr | None = None
+        self,
+        decorator: ast.Call,
+        handler: str | None,
+        function: Auth,
+        view: Expr | None = None,
+        added: tuple[str, ...] | None = (),
     ) -> None:
         """`@app.route(path, ...)` on a def, or called as a function on a view
-        (`app.route(rule)(view)`: `view` its endpoint)."""
+        (`app.route(rule)(view)`: `view` its endpoint); `added`: the methods library view
+        decorators below it add (None: computed, so the methods are not known)."""
         assert isinstance(decorator.func, ast.Attribute)
         verb = decorator.func.attr
         path = self._path_expr(_argument(decorator, 0, "path") or _keyword(decorator, "rule"))
@@ -2036,16 +2101,21 @@ class _Reader:
         if verb in _FIXED_METHODS:  # `@router.websocket(path)`: `WEBSOCKET /path`
             fixed = (_FIXED_METHODS[verb],)
         methods = None if fixed else _keyword(decorator, "methods")
+        listed = fixed or _methods(methods, self.bindings)
+        unknown = methods is not None and _methods(methods, self.bindings) is None
+        if added and not unknown:  # `@cross_origin()` below: OPTIONS is the view's own
+            written = listed or ("GET",)
+            listed = (*written, *(m for m in added if m not in written))
         self.routes.append(
             RouteDecl(
                 owner=self._owner(decorator.func.value),
                 path=path,
-                methods=fixed or _methods(methods, self.bindings),
+                methods=listed,
                 line=decorator.lineno,
                 handler=handler,
                 endpoint=view,
                 auth=Auth(own.guards + function.guards, function.aliases),
-                methods_unknown=methods is not None and _methods(methods, self.bindings) is None,
+                methods_unknown=unknown or added is None,
             )
         )
 
@@ -2233,8 +2303,20 @@ def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | N
     that is neither a literal here nor a parameter nor a local of `function`: each loop
     name, the item (or its element) of that table, which the linker reads where the name is
     bound (in another file for an import). None for any other loop."""
-    path = _dotted_path(stmt.iter)
+    source, view = stmt.iter, ""
+    if (
+        isinstance(source, ast.Call)
+        and isinstance(source.func, ast.Attribute)
+        and source.func.attr in DICT_VIEWS
+        and not source.args
+        and not source.keywords
+    ):  # `for at, app in plugins.APPS.items():` a dict's pairs (values), read where bound
+        view = DICT_VIEWS[source.func.attr]
+        source = source.func.value
+    path = _dotted_path(source)
     dotted = ".".join(path) if path and CALL not in path else None
+    if dotted is not None and view:
+        dotted = f"{dotted}.{view}"
     if dotted is None or (function is not None and _assigns(function, dotted.split(".")[0])):
         return None
     target = stmt.target
