@@ -36,10 +36,15 @@ SERVED = {
     "DELETE /v3/workOrder/{id}": "svc/web/resources.js:10",
     "GET /v3/docs/intro": "svc/web/resources.js:14",
     "GET /v3/docs/setup-and-run": "svc/web/resources.js:14",
-    "GET /ops/billing/health": "svc/web/ops.js:13",
-    "GET /ops/audit/health": "svc/web/ops.js:13",
-    "GET /ops/queue/stats": "svc/web/ops.js:13",
-    "GET /ops/cache/stats": "svc/web/ops.js:13",
+    "GET /ops/billing/health": "svc/web/ops.js:14",
+    "GET /ops/audit/health": "svc/web/ops.js:14",
+    "GET /ops/queue/stats": "svc/web/ops.js:14",
+    "GET /ops/cache/stats": "svc/web/ops.js:14",
+    # a list a function fills and loops over, and one a function fills and returns
+    "POST /ops/jobs/sync": "svc/web/ops.js:19",
+    "POST /ops/jobs/drain": "svc/web/ops.js:19",
+    "GET /ops/meta/alpha": "svc/web/ops.js:22",
+    "GET /ops/meta/beta": "svc/web/ops.js:22",
     # `if (slug === 'ledger' || ...)` in the helper, decided per call (not `journal`)
     "POST /v3/ledger/export": "svc/web/resources.js:23",
 }
@@ -86,14 +91,14 @@ def test_each_list_filled_by_push_is_read_as_its_items() -> None:
             "svc/web/ops.js",
             "checks.push(`",
             "checks.push(...`",
-            {("svc/web/ops.js", 13)},
+            {("svc/web/ops.js", 14)},
             "/v3/",
         ),
         (  # the list handed to a call, which may change it
             "svc/web/ops.js",
             "module.exports = ops;",
             "audit(checks);\nmodule.exports = ops;",
-            {("svc/web/ops.js", 13)},
+            {("svc/web/ops.js", 14)},
             "/v3/",
         ),
         (  # a push in a loop in a loop
@@ -131,14 +136,16 @@ def test_a_list_filled_in_a_way_not_read_leaves_each_route_a_finding(
     assert any(kept in name for name in listed)  # the other lists are still read
 
 
-def test_a_list_filled_in_a_function_is_a_finding_never_an_empty_loop() -> None:
+def test_a_list_a_function_fills_in_a_way_not_read_is_a_finding_never_an_empty_loop() -> None:
     files = _files()
+    written = "for (const k of ['Sync', 'Drain']) extra.push("
+    assert written in files["svc/web/ops.js"]
     files["svc/web/ops.js"] = files["svc/web/ops.js"].replace(
-        "module.exports = ops;",
-        "function more() {\n  const extra = [];\n  for (const k of ['x', 'y']) extra.push('/' + k);\n"
-        "  extra.forEach((p) => ops.get(p, probe));\n}\nmore();\nmodule.exports = ops;",
+        written, "for (const k of ['Sync', 'Drain']) if (k) extra.push("
     )
-    assert ("svc/web/ops.js", 18) in _unresolved(document(files))
+    found = document(files)
+    assert ("svc/web/ops.js", 19) in _unresolved(found)
+    assert not any("/jobs/" in name for name in _placed(found))
 
 
 def test_a_helper_test_on_a_parameter_is_decided_per_call_where_the_scan_tells() -> None:
@@ -149,7 +156,7 @@ def test_a_helper_test_on_a_parameter_is_decided_per_call_where_the_scan_tells()
         written, "if (slug === pick() || slug === 'archive')"
     )
     listed = _placed(document(files))
-    assert {n for n in listed if n.startswith("POST")} == {
+    assert {n for n in listed if n.startswith("POST /v3/")} == {
         "POST /v3/ledger/export",
         "POST /v3/workOrder/export",
         "POST /v3/journal/export",

@@ -1289,6 +1289,10 @@ class _Reader:
             scope = scope.parent
         return None
 
+    def _pushed_local(self, node: _Node) -> Expr | None:
+        """The list a function fills by `push` that `node` names (`js_pushed.local_list`)."""
+        return js_pushed.local_list(self, node)
+
     def _loop_envs(self, node: _Node) -> list[js_loops.Env] | None:
         """The loop variables' values per iteration, for a call inside loops over tables the file
         spells (`js_loops`); None when it is in none."""
@@ -3744,6 +3748,8 @@ class _Reader:
             if _valued_returns(body) > 1:  # `if (x) return a; return b`: the runtime decides
                 return None
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and (listed := js_pushed.local_list(self, body)) is not None:
+            return listed  # `return out` of a list the function fills by `push`
         if body is not None and body.type == "call_expression" and self._made_router(body):
             return self._expr(body)  # `return express.Router().get('/a', h)`: that router
         if body is not None and body.type == "call_expression":

@@ -341,6 +341,8 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         )
     ):  # `const models = globSync(…)` at the top level: read where it is bound
         return named
+    if node.type == "identifier":  # a list the enclosing function fills by `push`
+        return reader._pushed_local(node)
     return None
 
 

@@ -5,18 +5,20 @@ Real code builds its route tables at load time instead of writing them: `const r
 list exported and looped over by another module's routes (`resources.forEach(({ slug }) =>
 router.get('/' + slug, h))`). The reader (`js_facts._declare`) asks `built` about each empty
 array a block declares; when the block pushes to it, the list is what the pushes add, in
-order: a push outside any loop adds its arguments (`Items`), a push in one loop over a value
-the linker can list (a literal array, `Object.keys` of a literal, a glob `Listing`, another
-list the scan shows) adds them once per item (`Mapped` "flatMap", the item a `Param` of the
-loop's site), and the parts are joined (`Mapped` "join"). Each pushed value is read here with
-the loop's variable and the loop body's `const` locals followed (`const stem =
-basename(file).replace(/\\.js$/, '')`), JavaScript's string methods kept as calls the linker
+order (a list a function declares is read the same way where the function loops over it or
+returns it: `local_list`): a push outside any loop adds its arguments (`Items`), a push in
+one loop over a value the linker can list (a literal array, `Object.keys` of a literal, a
+glob `Listing`, another list the scan shows) adds them once per item (`Mapped` "flatMap",
+the item a `Param` of the loop's site), and the parts are joined (`Mapped` "join"). Each
+pushed value is read here with the loop's variable and the loop body's `const` locals
+followed (`const stem = basename(file).replace(/\\.js$/, '')`), a parameter of the function
+around as what its callers pass, JavaScript's string methods kept as calls the linker
 computes (`js_strings`).
 
-A list pushed to in a way not read (a push under an `if`, in a nested loop or a function,
-spread arguments, the list passed to a call, aliased, or changed by another method) is
-`Opaque`: a loop over it leaves each route it registers a finding at the route and the loop,
-never an empty list (which a loop would silently iterate zero times).
+A list pushed to in a way not read (a push under an `if`, in a nested loop or a callback
+other than `forEach`, spread arguments, the list passed to a call, aliased, or changed by
+another method) is `Opaque`: a loop over it leaves each route it registers a finding at the
+route and the loop, never an empty list (which a loop would silently iterate zero times).
 """
 
 from __future__ import annotations
@@ -83,6 +85,31 @@ def built(reader: _Reader, declarator: _Node) -> Expr | None:
             return Opaque()
         parts.append(part)
     return Mapped(Items(tuple(parts)), "join") if parts else None
+
+
+def local_list(reader: _Reader, name: _Node) -> Expr | None:
+    """What the list a function declares and fills by `push` holds, where `name` (a use of
+    it in the same function: `return out`, `out.forEach(...)`) names one (`built`); None for
+    any other name (a top-level list is the module's binding)."""
+    if name.type != "identifier":
+        return None
+    text = reader._text(name)
+    if f"{text}.push(".encode() not in reader.source:
+        return None
+    child, scope = name, name.parent
+    while scope is not None and scope.type != "program":
+        if scope.type == "statement_block":
+            for statement in scope.named_children:
+                if statement.start_byte >= child.start_byte:
+                    break
+                if statement.type not in {"lexical_declaration", "variable_declaration"}:
+                    continue
+                for declarator in statement.named_children:
+                    target = declarator.child_by_field_id(reader.fields.name)
+                    if target is not None and reader._text(target) == text:
+                        return built(reader, declarator)
+        child, scope = scope, scope.parent
+    return None
 
 
 def _push(reader: _Reader, use: _Node) -> _Node | None:
@@ -268,7 +295,8 @@ def _read(reader: _Reader, node: _Node | None, loop: _Loop | None, at: _Node, de
             return _read(reader, local, loop, at, depth + 1)
         if loop is not None and _declared_in(reader, loop.body, name):
             return Opaque()  # a `let` or a local declared after the push
-        return reader._expr(node) or Opaque()
+        # a parameter of the function around (what its callers pass), else the module's name
+        return reader._value(node) or Opaque()
     if kind == "number":
         text = reader._text(node)
         return Lit(text) if text.lstrip("-").isdigit() else Opaque()
