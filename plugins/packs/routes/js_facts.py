@@ -23,6 +23,7 @@ from . import (
     js_dirload,
     js_hooks,
     js_loops,
+    js_pushed,
     koa_decorators,
     nest,
     nextjs,
@@ -530,6 +531,7 @@ class _Reader:
         self.path_calls: list[PathCall] = []
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
+        self.pushed: set[str] = set()  # top-level lists filled by `push` (`js_pushed`)
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
         self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
@@ -836,6 +838,11 @@ class _Reader:
             and (self._listed_name(self._text(target)) or _exported(node))
         ):  # a list that is no route table, which an array method or a spread may read
             value = self._list_value(value_node)
+        if override and target is not None and (pushed := js_pushed.built(self, node)):
+            # `const list = []` filled by `list.push(...)`: what the pushes add (`js_pushed`)
+            value = pushed
+            self.arrays.pop(self._text(target), None)
+            self.pushed.add(self._text(target))
         if target is None or value is None:
             return
         found: list[tuple[str, Expr]] = []
@@ -1281,6 +1288,10 @@ class _Reader:
                     return Each(param, -1, taken)
             scope = scope.parent
         return None
+
+    def _pushed_local(self, node: _Node) -> Expr | None:
+        """The list a function fills by `push` that `node` names (`js_pushed.local_list`)."""
+        return js_pushed.local_list(self, node)
 
     def _loop_envs(self, node: _Node) -> list[js_loops.Env] | None:
         """The loop variables' values per iteration, for a call inside loops over tables the file
@@ -2452,6 +2463,8 @@ class _Reader:
                 return None
             unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
             return Fallback(Sym(path), unset, "")  # a sample environment file's value first
+        if len(path) == 1 and (param := self._param(node, path[0])) is not None:
+            return param  # `if (kind === 'x')` in a helper: what each call passes
         value = self._expr(node)
         return None if value is None or isinstance(value, Opaque) else value
 
@@ -3735,6 +3748,8 @@ class _Reader:
             if _valued_returns(body) > 1:  # `if (x) return a; return b`: the runtime decides
                 return None
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and (listed := js_pushed.local_list(self, body)) is not None:
+            return listed  # `return out` of a list the function fills by `push`
         if body is not None and body.type == "call_expression" and self._made_router(body):
             return self._expr(body)  # `return express.Router().get('/a', h)`: that router
         if body is not None and body.type == "call_expression":

@@ -199,6 +199,8 @@ def _locals(
             value = unwrap(declarator.child_by_field_id(reader.fields.value))
             if target is None or value is None or (tables_only and value.type not in _TABLES):
                 continue
+            if _pushed_to(reader, target, value):
+                continue  # `const list = []` filled by `push`: no table as written (`js_pushed`)
             if target.type == "identifier":
                 found.append((reader._text(target), Local(value)))
             elif target.type == "object_pattern" and not tables_only:
@@ -207,6 +209,15 @@ def _locals(
                         name = reader._text(prop)
                         found.append((name, Local(value, name)))
     return found
+
+
+def _pushed_to(reader: _Reader, target: _Node, value: _Node) -> bool:
+    """Whether `target = value` declares an empty list the file fills by `target.push(...)`."""
+    return (
+        value.type == "array"
+        and not any(c.type != "comment" for c in value.named_children)
+        and f"{reader._text(target)}.push(".encode() in reader.source
+    )
 
 
 def _items(reader: _Reader, scope: _Node) -> tuple[list[Bind] | None, _Node | None]:
@@ -324,9 +335,14 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
     if (
         isinstance(named, Sym)
         and len(named.path) == 1
-        and isinstance(reader.bindings.get(named.path[0]), Listing)
+        and (
+            isinstance(reader.bindings.get(named.path[0]), Listing)
+            or named.path[0] in reader.pushed  # a list filled by `push` (`js_pushed`)
+        )
     ):  # `const models = globSync(…)` at the top level: read where it is bound
         return named
+    if node.type == "identifier":  # a list the enclosing function fills by `push`
+        return reader._pushed_local(node)
     return None
 
 

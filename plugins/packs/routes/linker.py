@@ -21,7 +21,7 @@ from ..entry_points import is_distribution_file
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from ..version_ranges import Range, semver
-from . import js_dirload, option_routes
+from . import js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, Unknown, loaded_value
@@ -1798,6 +1798,13 @@ class _RouteResolver:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
             place = (chain[-1][0], chain[-1][1].line)
+            only_if = route.only_if
+            if only_if is not None and not path.endswith(".py"):
+                # `if (kind === 'x')` on a parameter: decided by what this chain passes
+                only_if = self._condition_through(only_if, path, site, chain)
+                holds, assumed = self._holds(path, only_if, False)
+                if holds is False and not assumed:  # a configuration's: `_off_by_default`
+                    continue
             owner = self._through_some(route.owner, path, site, chain)
             methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
             bound = self._through(route.path, path, site, chain)
@@ -1806,6 +1813,7 @@ class _RouteResolver:
                 for each, view in self._alternatives_with(record, endpoint):
                     declared = replace(
                         route,
+                        only_if=only_if,
                         owner=owner,
                         endpoint=view,
                         path=each,
@@ -2100,6 +2108,21 @@ class _RouteResolver:
     def _through_some(self, expr: Expr | None, path: str, site: str, chain: _Chain) -> Expr | None:
         return None if expr is None else self._through(expr, path, site, chain)
 
+    def _condition_through(
+        self, condition: Condition, path: str, site: str, chain: _Chain
+    ) -> Condition:
+        """`condition` with the parameters it tests bound to what `chain` passes."""
+        if condition.op:
+            parts = tuple(self._condition_through(p, path, site, chain) for p in condition.parts)
+            return replace(condition, parts=parts)
+        test = self._through(condition.test, path, site, chain)
+        equals = condition.equals
+        return replace(
+            condition,
+            test=test,
+            equals=self._through(equals, path, site, chain) if equals is not None else None,
+        )
+
     def _through(self, expr: Expr, path: str, site: str, chain: _Chain) -> Expr:
         """`expr`, written in the function at `site` in `path`, with the parameters bound to
         what each call of `chain` passes, innermost first."""
@@ -2146,6 +2169,18 @@ class _RouteResolver:
         callee_expr = expr.callee
         if (
             type(callee_expr) is Member
+            and not path.endswith(".py")
+            and js_strings.is_method(callee_expr.path)
+            and not expr.keywords
+        ):  # `stem.replace(head, head.toLowerCase())`: JavaScript's own rules (`js_strings`)
+            base = self._settled(self.evaluate(path, callee_expr.base))
+            strings = [self._string(path, a) if a is not None else None for a in expr.args]
+            if not isinstance(base, _Str) or any(a is None for a in strings):
+                return None
+            made = js_strings.applied(callee_expr.path, base.value, [a or "" for a in strings])
+            return _Str(made, base.assumed) if made is not None else None
+        if (
+            type(callee_expr) is Member
             and len(callee_expr.path) == 1
             and callee_expr.path[0] in _STR_METHODS
             and not expr.keywords
@@ -2163,6 +2198,11 @@ class _RouteResolver:
         callee = self.evaluate(path, expr.callee)
         if callee is None:
             return None
+        if isinstance(callee, _External) and not expr.keywords and None not in expr.args:
+            # `basename(file)` of Node's `path`, the file a listing's item
+            named = _node_path(callee, [self.evaluate(path, a) for a in expr.args if a])
+            if named is not None and len(named.value) <= MAX_LENGTH:
+                return named
         if isinstance(callee, _Scoped) and isinstance(callee.value, Function):
             function = callee.value
             if function.returns is None:
