@@ -3671,6 +3671,18 @@ class _RouteResolver:
             given = self.nest.config_values(expr.key)
             return self.evaluate(*given[0]) if len(given) == 1 else None
         value = self.nest.config(expr.key)
+        if value is None and "." not in expr.key and expr.default is not None:
+            loaded = self._loaded_env(path, expr.key)
+            if loaded is not None:  # a loaded file sets it (or may: unknown)
+                return loaded if isinstance(loaded, _Str) else None
+            default = self._settled(self.evaluate(path, expr.default))
+            if not isinstance(default, _Str):
+                return None
+            source = (
+                f"configService.get({expr.key!r}, {default.value!r}): the default, "
+                f"no environment file the app loads setting {expr.key}"
+            )
+            return _Str(default.value, _merged((source,), default.assumed))
         if value is None and "." not in expr.key:
             return self._env_value(path, expr.key)
         return _Str(value) if value is not None else None

@@ -364,10 +364,13 @@ class ConfigKey:
     """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
     `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it;
     a key `@Class.getter.member` is what a configuration service of the project's gives there
-    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`)."""
+    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`).
+    `default`: the second argument of `get(key, default)`, what Nest gives where neither the
+    configuration nor `process.env` holds the key."""
 
     key: str
     newlines: bool = False
+    default: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -661,8 +661,9 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             and args
         ):
             key = reader._string(js_facts._unwrap(args[0]))
-            if key is not None:
-                return ConfigKey(key)
+            if key is not None:  # `get('API_PREFIX', '/api')`: the default Nest falls back to
+                default = _setting(reader, args[1], depth + 1) if len(args) > 1 else None
+                return ConfigKey(key, default=default)
         if (
             callee is not None
             and callee.type == "identifier"
