@@ -136,7 +136,12 @@ def test_the_prefilter_changes_nothing_on_config_reads(
         "server.get('ConfigService').get('HUB_ROOT', 'fallback')",
         **{"apps/hub/.env": "HUB_ROOT=from-file\n"},
     )
-    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    documents, _ = scanned_both_ways(tmp_path / "set", files, monkeypatch)
     assert documents[0] == documents[1]
     names = {r["name"] for r in json.loads(documents[0])["resources"]}
     assert names == _under("from-file")
+    files["apps/hub/.env"] = "ELSE=1\n"  # the default, read through the pre-filter too
+    documents, _ = scanned_both_ways(tmp_path / "unset", files, monkeypatch)
+    assert documents[0] == documents[1]
+    names = {r["name"] for r in json.loads(documents[0])["resources"]}
+    assert names == _under("fallback")
