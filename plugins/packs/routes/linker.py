@@ -3680,7 +3680,7 @@ class _RouteResolver:
                 return None
             source = (
                 f"configService.get({expr.key!r}, {default.value!r}): the default, "
-                f"no environment file the app loads setting {expr.key}"
+                f"no environment file seen loaded setting {expr.key}"
             )
             return _Str(default.value, _merged((source,), default.assumed))
         if value is None and "." not in expr.key:
