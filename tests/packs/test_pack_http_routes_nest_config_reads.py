@@ -145,3 +145,110 @@ def test_the_prefilter_changes_nothing_on_config_reads(
     assert documents[0] == documents[1]
     names = {r["name"] for r in json.loads(documents[0])["resources"]}
     assert names == _under("fallback")
+
+
+_READ_ROOT = "server.get('ConfigService').get('HUB_ROOT', 'dflt')"
+_LOCATE = (
+    "import { join, resolve } from 'path';\n"
+    "import * as fs from 'fs';\n"
+    "const live = process.env.APP_STAGE === 'live';\n"
+    "function locate() {\n"
+    "  const shared = resolve(__dirname, '..', '..', '..', 'deploy', 'hub.env');\n"
+    "  const liveFile = join(__dirname, '../../../deploy/live.env');\n"
+    "  const picked = TEST ? liveFile : shared;\n"
+    "  return { picked, other: 1 };\n"
+    "}\n"
+    "export const { picked: hubEnvFile, other } = locate();\n"
+)
+_LOCATE_JS = (
+    '"use strict";\n'
+    "var _a;\n"
+    "exports.__esModule = true;\n"
+    "exports.other = exports.hubEnvFile = void 0;\n"
+    'var path = require("path");\n'
+    "var live = process.env.APP_STAGE === 'live';\n"
+    "function locate() {\n"
+    "    var shared = path.resolve(__dirname, '../../../deploy/hub.env');\n"
+    "    var liveFile = path.join(__dirname, '../../../deploy/live.env');\n"
+    "    var picked = live ? liveFile : shared;\n"
+    "    return { picked: picked, other: 1 };\n"
+    "}\n"
+    "exports.hubEnvFile = (_a = locate(), _a.picked), exports.other = _a.other;\n"
+)
+
+
+def _workspace(
+    test: str = "live", *, compiled: bool = False, more: dict[str, str] | None = None
+) -> dict[str, str]:
+    settings = (
+        {
+            "libs/settings/package.json": '{"name": "@acme/settings", "main": "lib/index.js"}',
+            "libs/settings/lib/index.js": '"use strict";\n__exportStar(require("./locate"), exports);\n',
+            "libs/settings/lib/locate.js": _LOCATE_JS,
+        }
+        if compiled
+        else {
+            "libs/settings/package.json": '{"name": "@acme/settings", "main": "src/index.ts"}',
+            "libs/settings/src/index.ts": "export * from './locate';\n",
+            "libs/settings/src/locate.ts": _LOCATE.replace("TEST", test),
+        }
+    )
+    return _hub(
+        _READ_ROOT,
+        "{ isGlobal: true, envFilePath: [envAt, '.env'] }",
+        "import { hubEnvFile as envAt } from '@acme/settings';\n",
+        **{
+            "pnpm-workspace.yaml": "packages:\n  - 'apps/*'\n  - 'libs/*'\n",
+            "package.json": '{"name": "acme", "private": true}',
+            "deploy/hub.env": "HUB_ROOT=deployed\n",
+            "apps/hub/.env": "HUB_ROOT=local\n",  # read after: the first file wins
+            **settings,
+            **(more or {}),
+        },
+    )
+
+
+def test_an_env_file_path_a_workspace_package_exports_is_the_one_loaded() -> None:
+    files = _workspace()  # APP_STAGE unset: `live` is false, the shared file is picked
+    found = _routes(files)
+    assert set(found) == _under("deployed")
+    assert "deploy/hub.env" in str(found["GET /deployed/depots/{code}"]["configDefault"])
+    compiled = _workspace(compiled=True)  # the package as `tsc` compiles it to CommonJS
+    assert set(_routes(compiled)) == _under("deployed")
+
+
+def test_an_exported_path_the_defaults_do_not_decide_is_one_of_several() -> None:
+    both = _workspace("fs.existsSync(liveFile)", more={"deploy/live.env": "HUB_ROOT=other\n"})
+    assert set(_routes(both)) == _under("")
+    assert "UNRESOLVED_PREFIX" in _codes(both)
+    decided = _workspace(
+        "live && fs.existsSync(liveFile)", more={"deploy/live.env": "HUB_ROOT=x\n"}
+    )
+    assert set(_routes(decided)) == _under("deployed")  # `live` false: never the live file
+
+
+def test_an_env_file_path_exported_by_a_module_of_the_app() -> None:
+    files = _hub(
+        _READ_ROOT,
+        "{ envFilePath: HUB_ENV }",
+        "import { HUB_ENV } from './paths/env-file';\n",
+        **{
+            "apps/hub/src/paths/env-file.ts": (
+                "import * as path from 'path';\n"
+                "export const HUB_ENV = path.join(__dirname, '..', '..', 'conf', 'hub.env');\n"
+            ),
+            "apps/hub/conf/hub.env": "HUB_ROOT=/conf-root\n",
+            "apps/hub/.env": "HUB_ROOT=not-loaded\n",
+        },
+    )
+    assert set(_routes(files)) == _under("conf-root")
+
+
+def test_the_prefilter_changes_nothing_on_exported_env_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number, files in enumerate((_workspace(), _workspace(compiled=True))):
+        documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
+        assert documents[0] == documents[1]
+        names = {r["name"] for r in json.loads(documents[0])["resources"]}
+        assert names == _under("deployed")

@@ -257,6 +257,10 @@ class EnvLoad:
     files: tuple[tuple[str, str], ...]
     override: bool = False
     expand: bool = False
+    # entries that are a name imported from another module (`envFilePath: [envFile]`, from a
+    # workspace package too): (index in `files`, the import), the path that module exports
+    # read by the linker (`ModuleFacts.env_paths`); the entry itself stays a computed one
+    imports: tuple[tuple[int, ImportRef], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -860,6 +864,10 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # JavaScript: the environment-file paths it exports (`export const envFile =
+    # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
+    # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
+    env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
