@@ -252,3 +252,39 @@ def test_the_prefilter_changes_nothing_on_exported_env_paths(
         assert documents[0] == documents[1]
         names = {r["name"] for r in json.loads(documents[0])["resources"]}
         assert names == _under("deployed")
+
+
+def test_a_string_token_resolves_a_class_only_where_nest_keys_providers_by_name() -> None:
+    read = "server.get('ConfigService').get('HUB_ROOT', '/v-hub')"
+    nine = _hub(read, core="^9.2.0", **{"apps/hub/.env": "HUB_ROOT=set\n"})
+    assert set(_routes(nine)) == _under("")  # Nest 8+: `get('ConfigService')` throws
+    assert "UNRESOLVED_PREFIX" in _codes(nine)
+    either = _hub(read, core=">=7.0.0 <9", **{"apps/hub/.env": "HUB_ROOT=set\n"})
+    assert set(_routes(either)) == _under("set")
+
+
+_SETTINGS = (
+    "import { Injectable } from '@nestjs/common';\n"
+    "import { ConfigService as Source } from '@nestjs/config';\n"
+    "@Injectable()\n"
+    "export class HubSettings {\n"
+    "  constructor(private readonly source: Source) {}\n"
+    "  get web() { return { root: this.text('HUB_ROOT', 'svc-default') }; }\n"
+    "  private text(name: string, otherwise?: string) { return this.source.get(name, otherwise); }\n"
+    "}\n"
+)
+
+
+def test_a_service_of_the_projects_fetched_by_its_name() -> None:
+    read = "holder.web.root"
+    files = _hub(read, **{"apps/hub/src/config/hub-settings.ts": _SETTINGS})
+    boot = _BOOT.replace("READ", read).replace(
+        "  server.setGlobalPrefix",
+        "  const holder = server.get('HubSettings');\n  server.setGlobalPrefix",
+    )
+    files["apps/hub/src/main.ts"] = boot
+    assert set(_routes(files)) == _under("svc-default")
+    files["apps/hub/.env"] = "HUB_ROOT=svc-env\n"
+    assert set(_routes(files)) == _under("svc-env")
+    files["apps/hub/package.json"] = files["apps/hub/package.json"].replace("^7.6.0", "^10.0.0")
+    assert set(_routes(files)) == _under("")

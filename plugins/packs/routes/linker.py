@@ -121,6 +121,8 @@ from .paths import (
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _MAX_FORKS = 1_024
 _MAX_REEXPORTS = 8  # `export *` chains followed to an exported environment-file path
+_NEST_CORE = "@nestjs/core"
+_NAMED_TOKENS_BEFORE = (8,)  # Nest 6/7 key a class provider by its name; 8+ by the class
 """Tests `_choice` cannot decide, both branches evaluated, in one link: a helper choosing
 between two calls of the one before (`f(x) if FLAG else f(x + '')`, forty deep in 3 KB) was
 2^40 evaluations; past the cap the value is not known (the route a finding)."""
@@ -3710,7 +3712,13 @@ class _RouteResolver:
         """A key `registerAs` gives, else what a configuration service of the project's
         gives (`@Class.getter.member`: the key it reads, evaluated where it is written),
         else a variable of `process.env` (a key with no dot, as `ConfigService.get` reads
-        it: an environment file loaded, `_env_value`)."""
+        it: an environment file loaded, `_env_value`). A service fetched by a string token
+        (`app.get('ConfigService')`) is that class only where the repository may run a Nest
+        that keys class providers by their name (before 8: `_NAMED_TOKENS_BEFORE`)."""
+        if expr.token and not option_routes.admits_before(
+            self._declared_range(path, _NEST_CORE), _NAMED_TOKENS_BEFORE
+        ):
+            return None  # Nest 8+: `get('ConfigService')` finds no provider (it throws)
         if expr.key.startswith(SERVICE_KEY):
             self.words.add(expr.key[len(SERVICE_KEY) :].split(".")[0])  # the class's file
             given = self.nest.config_values(expr.key)

@@ -375,6 +375,7 @@ class ConfigKey:
     key: str
     newlines: bool = False
     default: Expr | None = None
+    token: str = ""  # the service fetched by a string (`app.get('ConfigService')`): its name
 
 
 @dataclass(frozen=True, slots=True)
