@@ -96,16 +96,17 @@ def _dotenv(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -
     from . import js_facts
 
     files = _DEFAULT
+    imports: tuple[tuple[int, ImportRef], ...] = ()
     override = False
     if options is not None and options.type == "object":
         given = reader._field(options, "path")
         if given is not None:
-            files = _paths(reader, given)
+            files, imports = _paths(reader, given)
         flag = js_facts._unwrap(reader._field(options, "override"))
         override = flag is not None and flag.type == "true"
     elif options is not None:
         files = (("", ""),)  # options computed out of sight: any file
-    return EnvLoad(js_facts._line(call), files, override, expand)
+    return EnvLoad(js_facts._line(call), files, override, expand, imports)
 
 
 def _nest(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -> EnvLoad | None:
@@ -115,33 +116,51 @@ def _nest(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -> 
     from . import js_facts
 
     files = _DEFAULT
+    imports: tuple[tuple[int, ImportRef], ...] = ()
     if options is not None and options.type == "object":
         ignored = js_facts._unwrap(reader._field(options, "ignoreEnvFile"))
         if ignored is not None and ignored.type == "true":
             return None
         given = reader._field(options, "envFilePath")
         if given is not None:
-            files = _paths(reader, given)
+            files, imports = _paths(reader, given)
         expanding = js_facts._unwrap(reader._field(options, "expandVariables"))
         expand = expand or (expanding is not None and expanding.type in {"true", "object"})
     elif options is not None:
         files = (("", ""),)
-    return EnvLoad(js_facts._line(call), files, False, expand)
+    return EnvLoad(js_facts._line(call), files, False, expand, imports)
 
 
-def _paths(reader: _Reader, node: _Node) -> tuple[tuple[str, str], ...]:
+def _paths(
+    reader: _Reader, node: _Node
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, ImportRef], ...]]:
+    """Each entry (`_path`), and the entries that are a name imported from another module
+    (`envFilePath: [envFile]`), whose exported path the linker reads."""
     from . import js_facts
 
     node = js_facts._unwrap(node) or node
     items = (
         [c for c in node.named_children if c.type != "comment"] if node.type == "array" else [node]
     )
-    return tuple(_path(reader, item) for item in items)
+    imports: list[tuple[int, ImportRef]] = []
+    for number, item in enumerate(items):
+        item = js_facts._unwrap(item) or item
+        bound = reader.bindings.get(reader._text(item)) if item.type == "identifier" else None
+        if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
+            imports.append((number, bound))
+    return tuple(_path(reader, item) for item in items), tuple(imports)
 
 
 def _path(reader: _Reader, node: _Node) -> tuple[str, str]:
     """(base, path) of one entry: base "file" for `path.join(__dirname, ...)`, "" for the
     working folder (a relative string, `process.cwd()`); a computed part is `*`."""
+    from . import js_facts
+
+    unwrapped = js_facts._unwrap(node) or node
+    if unwrapped.type == "identifier" and reader._text(unwrapped) not in _DIRNAMES:
+        found = _alternatives(reader, unwrapped, 0)  # a `const` of the file
+        if found is not None and len(found) == 1:
+            return found[0]
     base, parts = _pieces(reader, node, 0)
     if parts is None:
         return ("", "")
@@ -199,3 +218,288 @@ def _pieces(reader: _Reader, node: _Node, depth: int) -> tuple[str, list[str] | 
     if reader._text(node) in _DIRNAMES:
         return "file", [""]
     return "", ["*"]
+
+
+# -- environment-file paths a module exports ---------------------------------------------------
+
+
+def exports_paths(source: bytes) -> bool:
+    """Whether the file may export an environment file's path (a cheap look at its bytes)."""
+    return (b"__dirname" in source or b"process.cwd" in source) and b"export" in source
+
+
+def exported_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """Each exported name whose value is a path (`export const envFile = path.join(__dirname,
+    '..', '.env')`, `export const { file } = locate()`, `exports.file = ...` as `tsc` compiles
+    them), with the paths it may hold (`_alternatives`): what a loader importing it loads."""
+    from . import js_facts
+
+    found: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+
+    def add(name: str, paths: list[tuple[str, str]] | None) -> None:
+        if paths and all(path != "*" for _, path in paths):
+            found.append((name, tuple(paths)))
+
+    for statement in root.named_children:
+        if statement.type == "export_statement":
+            declaration = statement.child_by_field_id(reader.fields.declaration)
+            if declaration is None or declaration.type not in _DECLARATIONS:
+                continue
+            for declarator in declaration.named_children:
+                target = declarator.child_by_field_id(reader.fields.name)
+                value = declarator.child_by_field_id(reader.fields.value)
+                if target is None or value is None:
+                    continue
+                if target.type == "identifier":
+                    add(reader._text(target), _alternatives(reader, value, 0))
+                    continue
+                for part in target.named_children if target.type == "object_pattern" else ():
+                    if part.type == "shorthand_property_identifier_pattern":
+                        taken, name = reader._text(part), reader._text(part)
+                    elif part.type == "pair_pattern":
+                        key = part.child_by_field_id(reader.fields.key)
+                        bound = part.child_by_field_id(reader.fields.value)
+                        if key is None or bound is None or bound.type != "identifier":
+                            continue
+                        taken, name = reader._text(key), reader._text(bound)
+                    else:
+                        continue
+                    add(name, _member(reader, value, taken, {}, 0))
+        elif statement.type == "expression_statement" and statement.named_children:
+            expression = js_facts._unwrap(statement.named_children[0])
+            if expression is None:
+                continue
+            parts = (
+                expression.named_children
+                if expression.type == "sequence_expression"
+                else [expression]
+            )
+            assigned: dict[str, _Node] = {}
+            for part in parts:  # `exports.file = (_a = locate(), _a.file), exports.b = _a.b`
+                if part.type != "assignment_expression":
+                    continue
+                left = part.child_by_field_id(reader.fields.left)
+                right = part.child_by_field_id(reader.fields.right)
+                if left is None or right is None:
+                    continue
+                held = _assignments(reader, right, assigned)
+                text = reader._text(left)
+                for head in ("exports.", "module.exports."):
+                    if text.startswith(head) and "." not in text[len(head) :]:
+                        add(text[len(head) :], _alternatives(reader, held, 0, assigned))
+    return found
+
+
+_DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_EQUALS = frozenset({"===", "=="})
+_DIFFERS = frozenset({"!==", "!="})
+
+
+def _assignments(reader: _Reader, node: _Node, assigned: dict[str, _Node]) -> _Node:
+    """`(_a = locate(), _a.file)`: the assignments of a sequence noted, its last value."""
+    from . import js_facts
+
+    node = js_facts._unwrap(node) or node
+    while node.type == "sequence_expression" and node.named_children:
+        for part in node.named_children[:-1]:
+            part = js_facts._unwrap(part) or part
+            left = part.child_by_field_id(reader.fields.left)
+            right = part.child_by_field_id(reader.fields.right)
+            if part.type == "assignment_expression" and left is not None and right is not None:
+                assigned[reader._text(left)] = right
+        node = js_facts._unwrap(node.named_children[-1]) or node.named_children[-1]
+    return node
+
+
+def _alternatives(
+    reader: _Reader, node: _Node, depth: int, assigned: dict[str, _Node] | None = None
+) -> list[tuple[str, str]] | None:
+    """The paths a value may hold, as `EnvLoad` entries: a path expression (`_pieces`), a
+    `const`/`var` of the enclosing blocks, a member of what a function of the file returns
+    (`locate().file`), `test ? a : b` (the branch the configuration's defaults take where the
+    test reads only `process.env` — an unset variable is undefined —, else both); None for
+    anything else."""
+    from . import js_facts
+    from .nest import _local_value
+
+    assigned = assigned if assigned is not None else {}
+    node = js_facts._unwrap(node) or node
+    if depth > _MAX_DEPTH:
+        return None
+    if node.type == "sequence_expression":
+        return _alternatives(reader, _assignments(reader, node, assigned), depth + 1, assigned)
+    if node.type == "ternary_expression":
+        test = node.child_by_field_id(reader.fields.condition)
+        then = node.child_by_field_id(reader.fields.consequence)
+        other = node.child_by_field_id(reader.fields.alternative)
+        if test is None or then is None or other is None:
+            return None
+        holds = _holds(reader, test, depth + 1)
+        if holds is not None:
+            return _alternatives(reader, then if holds else other, depth + 1, assigned)
+        first = _alternatives(reader, then, depth + 1, assigned)
+        second = _alternatives(reader, other, depth + 1, assigned)
+        if first is None or second is None:
+            return None
+        return first + [p for p in second if p not in first]
+    if node.type in {"identifier", "shorthand_property_identifier"}:
+        if reader._text(node) in _DIRNAMES:
+            return None
+        value = _local_value(reader, node)
+        return _alternatives(reader, value, depth + 1, assigned) if value is not None else None
+    if node.type == "member_expression":
+        owner = node.child_by_field_id(reader.fields.object)
+        prop = node.child_by_field_id(reader.fields.property)
+        if owner is None or prop is None:
+            return None
+        owner = js_facts._unwrap(owner) or owner
+        if owner.type == "identifier" and reader._text(owner) in assigned:
+            owner = assigned[reader._text(owner)]
+        return _member(reader, owner, reader._text(prop), assigned, depth + 1)
+    if node.type == "call_expression" and _returned(reader, node) is not None:
+        returned = _returned(reader, node)
+        return _alternatives(reader, returned, depth + 1) if returned is not None else None
+    if node.type not in {"string", "template_string", "binary_expression", "call_expression"}:
+        return None
+    base, parts = _pieces(reader, node, depth + 1)
+    if parts is None or (base != "file" and not any(parts)):
+        return None
+    return [(base, "/".join(p for p in parts if p) or ".env")]
+
+
+def _member(
+    reader: _Reader, node: _Node, name: str, assigned: dict[str, _Node], depth: int
+) -> list[tuple[str, str]] | None:
+    """The paths `node.name` may hold: a field of the object a function of the file returns
+    (`locate()` returning `{ file, config }`), or of an object literal."""
+    from . import js_facts
+
+    node = js_facts._unwrap(node) or node
+    if depth > _MAX_DEPTH:
+        return None
+    if node.type == "call_expression":
+        returned = _returned(reader, node)
+        if returned is None:
+            return None
+        node = js_facts._unwrap(returned) or returned
+    if node.type == "identifier":
+        from .nest import _local_value
+
+        value = _local_value(reader, node)
+        return _member(reader, value, name, assigned, depth + 1) if value is not None else None
+    if node.type != "object":
+        return None
+    for pair in node.named_children:
+        if pair.type == "shorthand_property_identifier" and reader._text(pair) == name:
+            return _alternatives(reader, pair, depth + 1, assigned)
+        if pair.type == "pair":
+            key = pair.child_by_field_id(reader.fields.key)
+            value = pair.child_by_field_id(reader.fields.value)
+            if key is not None and value is not None and reader._text(key).strip("'\"") == name:
+                return _alternatives(reader, value, depth + 1, assigned)
+    return None
+
+
+def _returned(reader: _Reader, call: _Node) -> _Node | None:
+    """What a call of a function of the file (`function locate() {...}`, a `const` arrow)
+    with no arguments returns: its body's last top-level `return`, or an arrow's body."""
+    from . import js_facts
+    from .nest import _local_value
+
+    callee = call.child_by_field_id(reader.fields.function)
+    if callee is None or callee.type != "identifier" or reader._arguments(call):
+        return None
+    name = reader._text(callee)
+    function: _Node | None = None
+    scope = call.parent
+    while scope is not None and function is None:
+        if scope.type in {"program", "statement_block"}:
+            for statement in scope.named_children:
+                if statement.type == "export_statement":
+                    statement = statement.child_by_field_id(reader.fields.declaration) or statement
+                named = statement.child_by_field_id(reader.fields.name)
+                if (
+                    statement.type == "function_declaration"
+                    and named is not None
+                    and reader._text(named) == name
+                ):
+                    function = statement
+                    break
+        scope = scope.parent
+    if function is None:
+        value = _local_value(reader, callee)
+        value = js_facts._unwrap(value) if value is not None else None
+        if value is None or value.type not in {"arrow_function", "function_expression"}:
+            return None
+        function = value
+    body = function.child_by_field_id(reader.fields.body)
+    if body is None:
+        return None
+    if body.type != "statement_block":
+        return body  # an arrow's expression body
+    returns = [c for c in body.named_children if c.type == "return_statement"]
+    if not returns or not returns[-1].named_children:
+        return None
+    return returns[-1].named_children[0]
+
+
+def _holds(reader: _Reader, node: _Node, depth: int) -> bool | None:
+    """Whether a test holds under the configuration's defaults, where it reads only
+    `process.env` (an unset variable: undefined, falsy, equal to no string), constants of the
+    file and `!`, `&&`, `||`, `===`, `!==`; None where anything else decides it."""
+    from . import js_facts
+    from .nest import _local_value
+
+    node = js_facts._unwrap(node) or node
+    if depth > _MAX_DEPTH:
+        return None
+    text = reader._text(node)
+    if node.type == "member_expression" and text.startswith("process.env."):
+        return False
+    if node.type == "identifier":
+        value = _local_value(reader, node)
+        return _holds(reader, value, depth + 1) if value is not None else None
+    if node.type == "unary_expression" and text.startswith("!"):
+        inner = node.child_by_field_id(reader.fields.argument)
+        held = _holds(reader, inner, depth + 1) if inner is not None else None
+        return None if held is None else not held
+    if node.type != "binary_expression":
+        return None
+    operator = reader._text(node.child_by_field_id(reader.fields.operator))
+    left = node.child_by_field_id(reader.fields.left)
+    right = node.child_by_field_id(reader.fields.right)
+    if left is None or right is None:
+        return None
+    if operator in {"&&", "||"}:
+        first = _holds(reader, left, depth + 1)
+        if first is not None and first == (operator == "||"):
+            return first  # short-circuit: the right side is never run
+        second = _holds(reader, right, depth + 1)
+        if first is None:
+            return second if second is not None and second == (operator == "||") else None
+        return second
+    if operator in _EQUALS | _DIFFERS:
+        sides = [js_facts._unwrap(left) or left, js_facts._unwrap(right) or right]
+        unset = [s for s in sides if reader._text(s).startswith("process.env.")]
+        spelled = [s for s in sides if s.type == "string"]
+        if len(unset) == 1 and len(spelled) == 1:
+            return operator in _DIFFERS
+    return None
+
+
+def compiled_star_exports(reader: _Reader, root: _Node) -> list[ImportRef]:
+    """`__exportStar(require("./env"), exports)` at the top of a module (TypeScript's CommonJS
+    output for `export * from './env'`): the module whose exports it re-exports."""
+    found: list[ImportRef] = []
+    for statement in root.named_children:
+        call = statement.named_children[0] if statement.type == "expression_statement" else None
+        if call is None or call.type != "call_expression":
+            continue
+        callee = call.child_by_field_id(reader.fields.function)
+        args = reader._arguments(call)
+        if callee is None or reader._text(callee) != "__exportStar" or len(args) != 2:
+            continue
+        module = reader._require(args[0])
+        if module is not None and reader._text(args[1]) == "exports":
+            found.append(ImportRef(module, None, reader.path))
+    return found

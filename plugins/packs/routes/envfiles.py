@@ -51,6 +51,9 @@ _NOT_ENV_SUFFIXES = frozenset(
 )  # `.env.ts` is a module, `.env.example.md` a document
 _EXPANDED = re.compile(r"(\\?)\$\{([\w.-]+)(?::?-([^}]*))?\}|(\\?)\$([A-Za-z_]\w*)", re.ASCII)
 _MAX_EXPANSION_DEPTH = 8
+ROOTED = "root"  # an `EnvLoad` entry's base: the path is the repository's (another module's export)
+ROOTED_MAYBE = "root?"  # one of the paths that export may hold: no file of it is surely loaded
+_ROOTED = frozenset({ROOTED, ROOTED_MAYBE})
 
 
 class Unknown:
@@ -127,8 +130,9 @@ def _loaded(
     entries = reversed(load.files) if load.override else load.files
     maybe: set[str] = set()  # what files out of sight, or picked by a computed name, may set
     for base, entry in entries:
-        folder = posixpath.dirname(loader) if base else cwd
+        folder = "" if base in _ROOTED else posixpath.dirname(loader) if base else cwd
         for file, certain in _candidates(folder, entry, files):
+            certain = certain and base != ROOTED_MAYBE
             if file is None:
                 return UNKNOWN  # outside the repository: anything
             value = bindings_of(file).get(name)

@@ -386,6 +386,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         hook_calls=reader.hook_calls,
         param_calls=reader.param_calls,
         env_loads=tuple(reader.env_loads),
+        env_paths=tuple(reader.env_paths),
     )
 
 
@@ -516,6 +517,7 @@ class _Reader:
         self.global_prefixes: list[GlobalPrefix] = []
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.env_loads: list[EnvLoad] = []  # environment files loaded (`dotenv_loads`)
+        self.env_paths: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # and paths exported
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
@@ -634,6 +636,10 @@ class _Reader:
         self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if dotenv_loads.seeded(self.source):
             self.env_loads = dotenv_loads.read(self, root)
+        if dotenv_loads.exports_paths(self.source):
+            self.env_paths = dotenv_loads.exported_paths(self, root)
+        if b"__exportStar(" in self.source:  # `tsc`'s CommonJS for `export * from './env'`
+            self.star_exports += dotenv_loads.compiled_star_exports(self, root)
         if any(decl.subclass is not None for decl in self.routers.values()):
             self._unused_candidates()
 

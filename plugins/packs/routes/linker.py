@@ -24,7 +24,7 @@ from ..version_ranges import Range, semver
 from . import js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
-from .envfiles import ENV_FILES, Unknown, loaded_value
+from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
@@ -120,6 +120,9 @@ from .paths import (
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _MAX_FORKS = 1_024
+_MAX_REEXPORTS = 8  # `export *` chains followed to an exported environment-file path
+_NEST_CORE = "@nestjs/core"
+_NAMED_TOKENS_BEFORE = (8,)  # Nest 6/7 key a class provider by its name; 8+ by the class
 """Tests `_choice` cannot decide, both branches evaluated, in one link: a helper choosing
 between two calls of the one before (`f(x) if FLAG else f(x + '')`, forty deep in 3 KB) was
 2^40 evaluations; past the cap the value is not known (the route a finding)."""
@@ -2585,6 +2588,7 @@ class _RouteResolver:
             self.env_loads = []
             for file in sorted(self.modules, key=lambda p: p.encode()):
                 for load in self.modules[file].env_loads:
+                    load = self._env_load_followed(file, load)
                     self.env_loads.append((file, self._process_folder(file), load))
         results: list[tuple[str, str, str, int] | Unknown] = []
         for loader, cwd, load in self.env_loads:
@@ -2603,6 +2607,49 @@ class _RouteResolver:
             return Unknown()
         value, file, loader, line = first
         return _Str(value, (f"process.env.{name} as {file} sets it, loaded at {loader}:{line}",))
+
+    def _env_load_followed(self, loader: str, load: EnvLoad) -> EnvLoad:
+        """`load` with each entry that is a name imported from another module (a workspace
+        package's too: `js_modules`) replaced by the path that module exports
+        (`ModuleFacts.env_paths`, re-exports followed): the repository's path when it holds
+        one, the paths it may hold as entries none of which is surely loaded when several; an
+        entry whose export is not read stays a computed one."""
+        if not load.imports:
+            return load
+        files = [[entry] for entry in load.files]
+        for index, ref in load.imports:
+            target = self._js_file(ref.origin or loader, ref.module)
+            found = self._env_path_export(target, ref.attr or "", 0) if target else None
+            if found is None:
+                continue
+            base = ROOTED if len(found) == 1 else ROOTED_MAYBE
+            files[index] = [(base if b == "file" else b, p) for b, p in found]
+        return replace(load, files=tuple(e for entries in files for e in entries), imports=())
+
+    def _env_path_export(
+        self, file: str, name: str, depth: int
+    ) -> tuple[tuple[str, str], ...] | None:
+        """The paths `file` exports as `name` (`env_paths`; a path relative to the file made
+        the repository's), following `export { name } from` and `export *`."""
+        facts = self._facts(file)
+        for exported, paths in facts.env_paths:
+            if exported == name:
+                folder = posixpath.dirname(file)
+                return tuple(
+                    (b, posixpath.normpath(posixpath.join(folder, p)) if b == "file" else p)
+                    for b, p in paths
+                )
+        if depth >= _MAX_REEXPORTS:
+            return None
+        exported_ref = facts.exports.get(name)
+        refs = [exported_ref] if isinstance(exported_ref, ImportRef) else []
+        refs += [ImportRef(s.module, name, s.origin) for s in facts.star_exports]
+        for ref in refs:
+            target = self._js_file(ref.origin or file, ref.module)
+            found = self._env_path_export(target, ref.attr or name, depth + 1) if target else None
+            if found is not None:
+                return found
+        return None
 
     def _env_bindings(self, file: str) -> dict[str, Expr]:
         return self._facts(file).bindings
@@ -3725,12 +3772,30 @@ class _RouteResolver:
         """A key `registerAs` gives, else what a configuration service of the project's
         gives (`@Class.getter.member`: the key it reads, evaluated where it is written),
         else a variable of `process.env` (a key with no dot, as `ConfigService.get` reads
-        it: an environment file loaded, `_env_value`)."""
+        it: an environment file loaded, `_env_value`). A service fetched by a string token
+        (`app.get('ConfigService')`) is that class only where the repository may run a Nest
+        that keys class providers by their name (before 8: `_NAMED_TOKENS_BEFORE`)."""
+        if expr.token and not option_routes.admits_before(
+            self._declared_range(path, _NEST_CORE), _NAMED_TOKENS_BEFORE
+        ):
+            return None  # Nest 8+: `get('ConfigService')` finds no provider (it throws)
         if expr.key.startswith(SERVICE_KEY):
             self.words.add(expr.key[len(SERVICE_KEY) :].split(".")[0])  # the class's file
             given = self.nest.config_values(expr.key)
             return self.evaluate(*given[0]) if len(given) == 1 else None
         value = self.nest.config(expr.key)
+        if value is None and "." not in expr.key and expr.default is not None:
+            loaded = self._loaded_env(path, expr.key)
+            if loaded is not None:  # a loaded file sets it (or may: unknown)
+                return loaded if isinstance(loaded, _Str) else None
+            default = self._settled(self.evaluate(path, expr.default))
+            if not isinstance(default, _Str):
+                return None
+            source = (
+                f"configService.get({expr.key!r}, {default.value!r}): the default, "
+                f"no environment file seen loaded setting {expr.key}"
+            )
+            return _Str(default.value, _merged((source,), default.assumed))
         if value is None and "." not in expr.key:
             return self._env_value(path, expr.key)
         return _Str(value) if value is not None else None

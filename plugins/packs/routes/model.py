@@ -260,6 +260,10 @@ class EnvLoad:
     files: tuple[tuple[str, str], ...]
     override: bool = False
     expand: bool = False
+    # entries that are a name imported from another module (`envFilePath: [envFile]`, from a
+    # workspace package too): (index in `files`, the import), the path that module exports
+    # read by the linker (`ModuleFacts.env_paths`); the entry itself stays a computed one
+    imports: tuple[tuple[int, ImportRef], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,10 +371,14 @@ class ConfigKey:
     """`configService.get('app.apiPrefix')` (NestJS's `@nestjs/config`): the value that
     `registerAs('app', () => ({ apiPrefix: ... }))` gives that key, where the scan shows it;
     a key `@Class.getter.member` is what a configuration service of the project's gives there
-    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`)."""
+    (`nest_config_service`). `newlines`: escaped newlines made real (`.replace(/\\n/g, '\n')`).
+    `default`: the second argument of `get(key, default)`, what Nest gives where neither the
+    configuration nor `process.env` holds the key."""
 
     key: str
     newlines: bool = False
+    default: Expr | None = None
+    token: str = ""  # the service fetched by a string (`app.get('ConfigService')`): its name
 
 
 @dataclass(frozen=True, slots=True)
@@ -860,6 +868,10 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # JavaScript: the environment-file paths it exports (`export const envFile =
+    # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
+    # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
+    env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:

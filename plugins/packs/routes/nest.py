@@ -661,8 +661,11 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             and args
         ):
             key = reader._string(js_facts._unwrap(args[0]))
-            if key is not None:
-                return ConfigKey(key)
+            if key is not None:  # `get('API_PREFIX', '/api')`: the default Nest falls back to
+                default = _setting(reader, args[1], depth + 1) if len(args) > 1 else None
+                owner = callee.child_by_field_id(reader.fields.object)
+                token = _string_token(reader, owner) if owner is not None else ""
+                return ConfigKey(key, default=default, token=token)
         if (
             callee is not None
             and callee.type == "identifier"
@@ -673,6 +676,27 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
                 Sym((reader._text(callee),)), tuple(reader._value(a) or Opaque() for a in args), ()
             )
     return reader._value(node) or Opaque()
+
+
+def _string_token(reader: _Reader, node: _Node) -> str:
+    """`app.get('ConfigService')` (or a local `const` holding it): the string token the
+    provider is fetched by; "" for anything else."""
+    node = js_facts._unwrap(node) or node
+    if node.type == "identifier":
+        value = _local_value(reader, node)
+        node = (js_facts._unwrap(value) or value) if value is not None else node
+    if node.type != "call_expression":
+        return ""
+    callee = node.child_by_field_id(reader.fields.function)
+    args = reader._arguments(node)
+    if (
+        callee is None
+        or callee.type != "member_expression"
+        or reader._text(callee.child_by_field_id(reader.fields.property)) != "get"
+        or len(args) != 1
+    ):
+        return ""
+    return reader._string(js_facts._unwrap(args[0])) or ""
 
 
 def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | None:
@@ -699,14 +723,16 @@ def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | Non
         or callee.type != "member_expression"
         or reader._text(callee.child_by_field_id(reader.fields.property)) != "get"
         or len(args) != 1
-        or args[0].type != "identifier"
+        or args[0].type not in {"identifier", "string"}
     ):
         return None
-    name = reader._text(args[0])
-    bound = reader.bindings.get(name)
+    token = reader._string(args[0]) or "" if args[0].type == "string" else ""
+    name = token or reader._text(args[0])  # `app.get('AppSettings')`: the class of that name
+    bound = reader.bindings.get(name) if not token else None
     if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
         name = bound.attr or name
-    return ConfigKey(".".join((f"{nest_config_service.SERVICE_KEY}{name}", *reversed(members))))
+    key = ".".join((f"{nest_config_service.SERVICE_KEY}{name}", *reversed(members)))
+    return ConfigKey(key, token=token)
 
 
 def _env_default(reader: _Reader, node: _Node) -> _Node | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .model import ConfigKey, Expr, ImportRef, Lit
+from .model import ConfigKey, Expr, ImportRef, Lit, Opaque
 
 if TYPE_CHECKING:
     from .js_facts import _Node, _Reader
@@ -146,7 +146,12 @@ class _Class:
             and args
         ):
             key = self._eval(args[0], env, depth + 1)
-            return ConfigKey(key.value) if isinstance(key, Lit) else None
+            default = self._eval(args[1], env, depth + 1) if len(args) > 1 else None
+            if len(args) > 1 and default is None:
+                return None  # a default not read: the value is not known where it applies
+            if isinstance(default, Opaque):  # a parameter its caller leaves out: no default
+                default = None
+            return ConfigKey(key.value, default=default) if isinstance(key, Lit) else None
         if prop == "replace" and tuple(reader._text(a) for a in args[:2]) in _newline_args():
             inner = self._eval(owner, env, depth + 1)
             if isinstance(inner, ConfigKey):
@@ -167,9 +172,11 @@ class _Class:
         bound: dict[str, Expr] = {}
         for name, arg in zip(names, args, strict=False):
             value = self._eval(arg, env, depth + 1)
-            if value is None:
+            if value is None or isinstance(value, Opaque):
                 return None
             bound[name] = value
+        for name in names[len(args) :]:
+            bound[name] = Opaque()  # left out: `undefined` (`fallback?: T`)
         returned = self._returned(method)
         return self._eval(returned, bound, depth + 1) if returned is not None else None
 
