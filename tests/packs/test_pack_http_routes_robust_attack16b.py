@@ -7,6 +7,7 @@ amount of work (an unread range admits every version, as one not understood), ne
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -15,9 +16,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs import version_ranges
+from packs.routes import js_dirload
 from packs.routes.manifests import declared_range, lock_facts
+from packs.routes.model import Listing
 from packs.version_ranges import EVERY, MAX_ALTERNATIVES, semver
-from routes_harness import names
+from routes_harness import finding_places, names
 
 
 def _head_app(fastify: str, lock: str) -> dict[str, str]:
@@ -62,3 +65,73 @@ def test_many_pins_against_many_alternatives_cost_no_product(
     # too many to read: every version admitted, so some admitted version lists HEAD by itself
     assert names(_head_app(declared, lock)) == {"GET /alive", "HEAD /alive"}
     assert calls[0] < count
+
+
+def _listing(pattern: str) -> Listing:
+    found = js_dirload._pattern_text(pattern)
+    assert found is not None
+    return Listing(pattern, found[1], (), "server.js")
+
+
+BENIGN = ["d/**/*.ts", "d/*.js", "d/**/x?.ts", "d/{a,b}/*.{js,ts}", "d/**/**/m*.js", "d/a**.js"]
+PATHS = ["d/a/x1.ts", "d/x.js", "d/a/b/m1.js", "d/b/q.ts", "d/ab/c.js", "d/m.js", "d/a/xy.ts"]
+
+
+@pytest.mark.parametrize("pattern", BENIGN)
+def test_a_listing_matches_as_the_patterns_regular_expression_does(pattern: str) -> None:
+    regex = re.compile(_listing(pattern).regex)
+    expected = sorted(p for p in PATHS if regex.match("/" + p))
+    items, _ = js_dirload.listed(_listing(pattern), sorted(PATHS), "", js_dirload.GLOB_STEPS)
+    assert items == expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path"),
+    [
+        ("d/" + "**/" * 30 + "x*.ts", "d/" + "a/" * 40 + "y.ts"),  # years, backtracking
+        ("d/" + "*a" * 30 + "*.ts", "d/" + "a" * 200 + ".js"),
+        ("d/" + "**/a/" * 10 + "*.js", "d/" + "a/" * 60 + "b.ts"),
+    ],
+)
+def test_a_pattern_that_backtracks_costs_steps_linear_in_the_path(pattern: str, path: str) -> None:
+    listing = _listing(pattern)
+    items, left = js_dirload.listed(listing, [path], "", js_dirload.GLOB_STEPS)
+    assert items == []
+    assert js_dirload.GLOB_STEPS - left <= 2 * len(pattern) * len(path)
+
+
+def test_a_listing_past_its_steps_is_not_read() -> None:
+    files = sorted(f"d/m{i}.js" for i in range(100))
+    items, left = js_dirload.listed(_listing("d/*.js"), files, "", 50)
+    assert items is None
+    assert left < 0
+
+
+def test_brace_groups_spelling_more_patterns_than_the_cap_are_not_read() -> None:
+    items, _ = js_dirload.listed(_listing("d/" + "{a,b}" * 30 + ".js"), ["d/ab.js"], "", 10**6)
+    assert items is None
+
+
+def test_listings_past_the_links_steps_are_findings_at_their_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each listing looks at every walked file: many distinct listings over many files share
+    one link's steps, the ones past them not read (before: each read, their product spent)."""
+    loops = "".join(
+        f"for (const f of fg.sync('d/*{i}.ts')) app.get('/g{i}/' + basename(f, '.ts'), h);\n"
+        for i in range(10)
+    )
+    files = {
+        "package.json": json.dumps({"name": "s", "dependencies": {"express": "^4.21.0"}}),
+        "server.js": (
+            "import fg from 'fast-glob';\nimport { basename } from 'path';\n"
+            "import express from 'express';\nconst app = express();\nconst h = (q, s) => 1;\n"
+            + loops
+            + "app.listen(3000);\n"
+        ),
+    }
+    files |= {f"d/m{i}.ts": "" for i in range(10)}
+    assert len(names(files)) == 10
+    monkeypatch.setattr(js_dirload, "GLOB_STEPS", 150)
+    assert 0 < len(names(files)) < 10
+    assert len(finding_places(files)["UNRESOLVED_ROUTE"]) >= 1
