@@ -135,3 +135,18 @@ def test_listings_past_the_links_steps_are_findings_at_their_loops(
     monkeypatch.setattr(js_dirload, "GLOB_STEPS", 150)
     assert 0 < len(names(files)) < 10
     assert len(finding_places(files)["UNRESOLVED_ROUTE"]) >= 1
+
+
+@pytest.mark.parametrize("written", ["'/a\\x00ff.\\x00'", "'/a\\u0000abc.\\u0000'"])
+def test_a_path_spelling_a_regex_token_is_a_path_not_the_documents_loss(written: str) -> None:
+    """A regular expression travels joins as `\\x00<hex>.<flags>\\x00`: a literal path spelling
+    one that is no hex of UTF-8 text made the whole link raise (every route lost)."""
+    files = {
+        "package.json": '{"dependencies": {"express": "^4"}}',
+        "app.js": (
+            "const express = require('express');\nconst app = express();\n"
+            f"app.get({written}, (q, s) => s.end());\napp.get('/ok', (q, s) => 1);\n"
+        ),
+    }
+    assert "GET /ok" in names(files)
+    assert len(names(files)) == 2
