@@ -10,13 +10,14 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
 from packs import version_ranges
-from packs.routes import js_dirload
+from packs.routes import js_dirload, js_loops
 from packs.routes.manifests import declared_range, lock_facts
 from packs.routes.model import Listing
 from packs.version_ranges import EVERY, MAX_ALTERNATIVES, semver
@@ -150,3 +151,26 @@ def test_a_path_spelling_a_regex_token_is_a_path_not_the_documents_loss(written:
     }
     assert "GET /ok" in names(files)
     assert len(names(files)) == 2
+
+
+def test_a_blocks_locals_are_read_once_for_all_its_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each loop's call looked through every statement of its block before it: a file of
+    thousands of top-level loops cost their square (6,000 loops, 320 KB: E_TIMEOUT)."""
+    loops = "".join(f"for (const f of ['a{i}']) app.get('/g{i}/' + f, h);\n" for i in range(50))
+    files = {
+        "package.json": '{"dependencies": {"express": "^4"}}',
+        "server.js": (
+            "const express = require('express');\nconst app = express();\n"
+            "const h = (q, s) => 1;\nconst T = { a: 1 };\n" + loops
+        ),
+    }
+    calls = [0]
+    declared = js_loops._declared
+
+    def counted(*args: Any) -> Any:
+        calls[0] += 1
+        return declared(*args)
+
+    monkeypatch.setattr(js_loops, "_declared", counted)
+    assert len(names(files)) == 50
+    assert calls[0] == 1
