@@ -174,3 +174,22 @@ def test_a_blocks_locals_are_read_once_for_all_its_loops(monkeypatch: pytest.Mon
     monkeypatch.setattr(js_loops, "_declared", counted)
     assert len(names(files)) == 50
     assert calls[0] == 1
+
+
+def test_a_mount_prefix_past_the_cap_is_a_finding_not_in_every_route() -> None:
+    """Each route below a mount carried its prefix: a 600 KB literal over 3,000 routes was the
+    sandbox's memory (E_EOF, OOM-killed). Past 4,096 characters the prefix is not listed."""
+    long = "/" + "a" * 5000
+    files = {
+        "package.json": '{"dependencies": {"express": "^4"}}',
+        "app.js": (
+            "const express = require('express');\nconst router = require('./router');\n"
+            f"const app = express();\napp.use('{long}', router);\napp.use('/ok', router);\n"
+        ),
+        "router.js": (
+            "const express = require('express');\nconst router = express.Router();\n"
+            "router.get('/x', (q, s) => 1);\nmodule.exports = router;\n"
+        ),
+    }
+    assert names(files) == {"GET /ok/x"}
+    assert finding_places(files)["UNRESOLVED_PREFIX"] == ["app.js:4", "router.js:3"]

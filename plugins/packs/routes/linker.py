@@ -128,6 +128,7 @@ LINK_BUDGET = 25_000
 routers is 2^40 paths from a 3.6 KB file: past the budget the expansion stops, and each mount
 it did not follow is a `LINK_BUDGET_EXCEEDED` finding (never a silent cut, never a timeout)."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
+_MAX_PREFIX = 4_096  # characters of a mount's prefix, with the prefixes above it
 _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give them, a link
 
 
@@ -2987,6 +2988,11 @@ class _RouteResolver:
                     child_gaps += ((path, mount.line, detail),)
                     if mount.via is not None:  # also where the user's call is written
                         self.gap_places.setdefault((path, mount.line, detail), {})[mount.via] = None
+            if prefix is not None and len(base) + len(prefix) > _MAX_PREFIX:
+                # each route below would carry it: a 600 KB literal over 3,000 routes, OOM
+                detail = f"the prefix of this mount is longer than {_MAX_PREFIX} characters"
+                prefix = None
+                child_gaps += ((path, mount.line, detail),)
             own, own_gap = self._own_prefix(child)
             if mount.replaces_prefix and prefix is not None:
                 child_base, own_gap = join_prefix(base, prefix), None
