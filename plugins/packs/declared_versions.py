@@ -436,22 +436,22 @@ _YARN_VERSION = re.compile(r"\s+version:?\s+\"?([^\"\s]+)\"?")
 def _yarn_lock(lines: list[str]) -> Iterator[Requirement]:
     """Blocks headed `"name@range", name@range2:` (v1) or `"name@npm:range":` (berry), each with
     an indented `version`."""
-    names: list[str] = []
+    names: dict[str, None] = {}  # the block's packages, once each (a header may list 100,000)
     start = 0
     for number, line in enumerate(lines, 1):
         if line and not line[0].isspace() and line.rstrip().endswith(":") and "@" in line:
-            names, start = [], number
+            names, start = {}, number
             for entry in line.rstrip()[:-1].split(","):
                 entry = entry.strip().strip('"')
                 package = entry[: entry.index("@", 1)] if "@" in entry[1:] else entry
-                if package and package not in names:
-                    names.append(package)
+                if package:
+                    names[package] = None
         elif names and (match := _YARN_VERSION.match(line)):
             parsed = parse_version(match.group(1))
             if parsed is not None:
                 for package in names:
                     yield Requirement(package, exactly(parsed), match.group(1), start)
-            names = []
+            names = {}
 
 
 _PNPM_PACKAGE = re.compile(r"\s+'?/?((?:@[^/\s@']+/)?[^/\s@':]+)[@/](\d+\.\d+\.\d+[^:('\s]*)")

@@ -177,6 +177,8 @@ def _comparison(op: str, version: Version) -> Range:
     return exactly(version)
 
 
+# the `||` alternatives of an npm range read at most: past them it admits every version
+MAX_ALTERNATIVES = 256
 _SEMVER_PART = re.compile(r"\s*(\^|~>?|>=|<=|>|<|=)?\s*[vV]?([0-9xX*]+(?:\.[0-9xX*]+)*)")
 
 
@@ -190,17 +192,18 @@ def semver(spec: str) -> Range:
     """What an npm (or Poetry) range admits: `||` alternatives of space-separated comparators,
     `^`, `~`, `1.x`, `*`, `a - b`; Poetry's commas as spaces; `npm:pkg@range` aliases read as
     their range. What cannot be read (a URL, a path, a tag, a range past `MAX_SPECIFIER`)
-    admits every version."""
+    admits every version, and so does a range of more than `MAX_ALTERNATIVES` alternatives (a
+    hostile lock's: each intersection with it costs their product)."""
     spec = spec.strip()
     if len(spec) > MAX_SPECIFIER:
         return EVERY
     if spec.startswith("npm:"):
         spec = spec.rpartition("@")[2]
-    admits: Range | None = None
-    for alternative in spec.split("||"):
-        part = _semver_set(alternative.replace(",", " "))
-        admits = part if admits is None else admits.union(part)
-    return admits if admits is not None else EVERY
+    alternatives = spec.split("||", MAX_ALTERNATIVES)
+    if len(alternatives) > MAX_ALTERNATIVES:
+        return EVERY
+    intervals = [i for a in alternatives for i in _semver_set(a.replace(",", " ")).intervals]
+    return Range(tuple(sorted(set(intervals), key=_interval_key)))
 
 
 def _semver_set(text: str) -> Range:

@@ -9,7 +9,7 @@ rules. Two kinds are read, both only when the linker asks:
   it documents, taken where the code reads a variable with no default of its own and no loaded
   file sets it (marked as assumed in `attrs.configDefault`).
 
-Bounded: a file over `MAX_ENV_BYTES` gives no value; a path that leaves the repository is never
+Bounded: a file over `MAX_ENV_BYTES` gives no value, nor an expansion past its caps; a path that leaves the repository is never
 read (its value unknown); the walk takes no symlink, so none is followed."""
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ _MAX_EXPANSION_DEPTH = 8
 ROOTED = "root"  # an `EnvLoad` entry's base: the path is the repository's (another module's export)
 ROOTED_MAYBE = "root?"  # one of the paths that export may hold: no file of it is surely loaded
 _ROOTED = frozenset({ROOTED, ROOTED_MAYBE})
+_MAX_LOOKUPS = 1_024  # variables one value's expansion looks up, at every depth
+_MAX_EXPANDED = 4_096  # characters of an expanded value
 
 
 class Unknown:
@@ -115,7 +117,7 @@ def loaded_value(
     sets it: (value, the file setting it), `UNKNOWN` where a file out of sight may set it
     first, None where no file it reads sets it. dotenv and NestJS keep the first value a
     variable is given unless `override` (then the last)."""
-    return _loaded(load, loader, cwd, name, files, bindings_of, 0)
+    return _loaded(load, loader, cwd, name, files, bindings_of, 0, [_MAX_LOOKUPS])
 
 
 def _loaded(
@@ -126,6 +128,7 @@ def _loaded(
     files: Collection[str],
     bindings_of: Callable[[str], Mapping[str, Expr]],
     depth: int,
+    left: list[int],
 ) -> tuple[str, str] | Unknown | None:
     entries = reversed(load.files) if load.override else load.files
     maybe: set[str] = set()  # what files out of sight, or picked by a computed name, may set
@@ -145,7 +148,7 @@ def _loaded(
                 return UNKNOWN
             text = value.value
             if load.expand and "$" in text:
-                expanded = _expand(load, loader, cwd, text, files, bindings_of, depth)
+                expanded = _expand(load, loader, cwd, text, files, bindings_of, depth, left)
                 if expanded is None:
                     return UNKNOWN
                 text = expanded
@@ -181,10 +184,13 @@ def _expand(
     files: Collection[str],
     bindings_of: Callable[[str], Mapping[str, Expr]],
     depth: int,
+    left: list[int],
 ) -> str | None:
     """dotenv-expand's `${VAR}`, `${VAR:-default}` and `$VAR` (a `\\$` kept literal): each
     variable as the same load sets it, else its default, else empty; None when one is out of
-    sight or the expansion nests too deep."""
+    sight, the expansion nests too deep, looks up more than `_MAX_LOOKUPS` variables (`left`,
+    for the whole value: `V2=${V1}${V1}…` over `V1=${V0}${V0}…` is their product) or makes a
+    value longer than `_MAX_EXPANDED`."""
     if depth >= _MAX_EXPANSION_DEPTH:
         return None
     failed = False
@@ -195,7 +201,11 @@ def _expand(
         if escaped:
             return match.group(0)[1:]
         variable = match.group(2) or match.group(5)
-        found = _loaded(load, loader, cwd, variable, files, bindings_of, depth + 1)
+        left[0] -= 1
+        if left[0] < 0:
+            failed = True
+            return ""
+        found = _loaded(load, loader, cwd, variable, files, bindings_of, depth + 1, left)
         if isinstance(found, Unknown):
             failed = True
             return ""
@@ -204,4 +214,4 @@ def _expand(
         return match.group(3) or ""
 
     result = _EXPANDED.sub(one, text)
-    return None if failed else result
+    return None if failed or len(result) > _MAX_EXPANDED else result

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import tree_sitter
@@ -391,26 +391,115 @@ def _returned(reader: _Reader, function: _Node) -> _Node | None:
     return _unwrap(values[0]) if values else None
 
 
-def listed(found: Listing, files: Collection[str], cwd: str) -> list[str] | None:
+GLOB_STEPS = 2_000_000
+"""What listing the walked files costs at most in one link (a file looked at, a state of a
+pattern's match advanced by one character): past it a listing is not read (a finding at its
+use), however many listings, files or wildcards a hostile repository holds."""
+_MAX_GLOB_ALTERNATIVES = 64  # the patterns a glob's `{a,b}` groups spell, at most
+
+
+def listed(
+    found: Listing, files: Sequence[str], cwd: str, steps: int
+) -> tuple[list[str] | None, int]:
     """The items of a listing: each walked script file below `cwd` its pattern matches (in
-    path order, as glob sorts them), spelled as its `.map` spells it; None past `limit`."""
+    path order, as glob sorts them: `files` is sorted), spelled as its `.map` spells it, and
+    the steps of `steps` left; None where a spelling does not apply, the pattern spells more
+    than `_MAX_GLOB_ALTERNATIVES` patterns or the steps run out. Matched by advancing the set
+    of the pattern's states one character at a time (never a backtracking regular expression:
+    `**/**/**/…` or `*a*a*a…` made one file's match take years)."""
     base = f"{cwd}/" if cwd else ""
-    try:
-        pattern = re.compile(found.regex)
-    except re.error:
-        return None
+    patterns = _glob_tokens(found.pattern)
+    written = _pattern_text(found.pattern)
+    if patterns is None or written is None:
+        return None, steps
+    below = base + (f"{written[0]}/" if written[0] else "")  # its folder: no wildcard above
     items: list[str] = []
-    for file in sorted(files):
-        if not file.startswith(base) or not file.endswith(_SCRIPTS):
+    for file in files:
+        steps -= 1
+        if steps < 0:
+            return None, steps
+        if not file.startswith(below) or not file.endswith(_SCRIPTS):
             continue
         rel = file[len(base) :]
-        if pattern.match("/" + rel) is None:
+        matched = False
+        for tokens in patterns:
+            matched, steps = _glob_matches(tokens, rel, steps)
+            if matched or steps < 0:
+                break
+        if steps < 0:
+            return None, steps
+        if not matched:
             continue
         spelled = spelled_for(found.spelling, rel) if found.spelling else rel
         if spelled is None:
-            return None
+            return None, steps
         items.append(spelled)
-    return items
+    return items, steps
+
+
+def _glob_tokens(pattern: str) -> list[tuple[str, ...]] | None:
+    """The patterns a glob spells, `{a,b}` groups written out (as `_glob_regex` reads them: to
+    the first `}`), each a token per character: `G` for `**/`, `A` for another `**`, `S` for
+    `*`, `Q` for `?`, else the character itself (a one-character token is a literal)."""
+    alternatives: list[list[str]] = [[]]
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            step, index = ["G"], index + 3
+        elif pattern.startswith("**", index):
+            step, index = ["A"], index + 2
+        elif pattern[index] in "*?":
+            step, index = ["S" if pattern[index] == "*" else "Q"], index + 1
+        elif pattern[index] == "{" and (end := pattern.find("}", index)) >= 0:
+            options = pattern[index + 1 : end].split(",")
+            if len(options) * len(alternatives) > _MAX_GLOB_ALTERNATIVES:
+                return None
+            written = [_glob_tokens(option) for option in options]
+            if any(w is None or len(w) != 1 for w in written):
+                return None
+            grown = [a + list(w[0]) for a in alternatives for w in written if w is not None]
+            alternatives, index = grown, end + 1
+            continue
+        else:
+            step, index = ["\\" + pattern[index]], index + 1
+        for alternative in alternatives:
+            alternative.extend(step)
+    return [tuple(a) for a in alternatives]
+
+
+def _glob_matches(tokens: tuple[str, ...], path: str, steps: int) -> tuple[bool, int]:
+    """Whether `tokens` match all of `path`, and the steps left (one per state per character).
+    A state is a token's index, or `~index` inside a segment `**/` at `index` is matching."""
+    end = len(tokens)
+    reach = list(range(end + 1))  # past the wildcards from each index on (they match nothing)
+    for index in range(end - 1, -1, -1):
+        if tokens[index] in ("G", "A", "S"):
+            reach[index] = reach[index + 1]
+    states = set(range(0, reach[0] + 1))
+    for char in path:
+        steps -= len(states)
+        if steps < 0 or not states:
+            return False, steps
+        after: set[int] = set()
+        for state in states:
+            if state < 0:  # inside a `**/` segment: more of it, or its `/`
+                if char != "/":
+                    after.add(state)
+                else:
+                    after.update(range(~state, reach[~state] + 1))
+                continue
+            if state == end:
+                continue
+            token = tokens[state]
+            if token == "A" or (token == "S" and char != "/"):
+                after.update(range(state, reach[state] + 1))
+            elif token == "G":
+                if char != "/":
+                    after.add(~state)
+            elif (token == "Q" and char != "/") or (len(token) == 2 and token[1] == char):
+                after.update(range(state + 1, reach[state + 1] + 1))
+        states = after
+    return end in states, steps
 
 
 def _bundled(reader: _Reader, call: _Node) -> None:

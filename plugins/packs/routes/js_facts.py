@@ -536,6 +536,8 @@ class _Reader:
         self.pushed: set[str] = set()  # top-level lists filled by `push` (`js_pushed`)
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
         self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
+        # each block's locals, by node id (`js_loops._locals`: read once, not per loop)
+        self.block_locals: dict[int, list[tuple[int, str, js_loops.Local, bool]]] = {}
         self.this_fields: dict[str, Expr] = {}  # `this.app = express()` outside a class
         # `this.app = express()` in `class Server`: its instances' fields, by class name
         self.class_fields: dict[str, dict[str, Expr]] = {}

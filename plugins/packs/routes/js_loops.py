@@ -185,11 +185,26 @@ def _locals(
     reader: _Reader, block: _Node, statement: _Node, *, tables_only: bool
 ) -> list[tuple[str, Local]]:
     """The locals `block` declares before `statement` (the one the call is in): every one in a
-    loop's body, only tables (object and array literals) in a block outside every loop."""
+    loop's body, only tables (object and array literals) in a block outside every loop. Each
+    block's declarations are read once per file (`reader.block_locals`): a file of thousands
+    of top-level loops looked through every statement before each loop's call (E_TIMEOUT)."""
+    declared = reader.block_locals.get(block.id)
+    if declared is None:
+        declared = reader.block_locals[block.id] = _declared(reader, block)
     found: list[tuple[str, Local]] = []
-    for declaration in block.named_children:
-        if declaration.start_byte >= statement.start_byte:
+    for start, name, value, table in declared:
+        if start >= statement.start_byte:
             break
+        if table or not tables_only:
+            found.append((name, value))
+    return found
+
+
+def _declared(reader: _Reader, block: _Node) -> list[tuple[int, str, Local, bool]]:
+    """Each local `block` declares: where its declaration starts, its name, its value, and
+    whether it is a table (a destructured name is none)."""
+    found: list[tuple[int, str, Local, bool]] = []
+    for declaration in block.named_children:
         if declaration.type not in _DECLARATIONS:
             continue
         for declarator in declaration.named_children:
@@ -197,17 +212,19 @@ def _locals(
                 continue
             target = declarator.child_by_field_id(reader.fields.name)
             value = unwrap(declarator.child_by_field_id(reader.fields.value))
-            if target is None or value is None or (tables_only and value.type not in _TABLES):
+            if target is None or value is None:
                 continue
+            start = declaration.start_byte
             if _pushed_to(reader, target, value):
                 continue  # `const list = []` filled by `push`: no table as written (`js_pushed`)
             if target.type == "identifier":
-                found.append((reader._text(target), Local(value)))
-            elif target.type == "object_pattern" and not tables_only:
+                table = value.type in _TABLES
+                found.append((start, reader._text(target), Local(value), table))
+            elif target.type == "object_pattern":
                 for prop in target.named_children:
                     if prop.type == "shorthand_property_identifier_pattern":
                         name = reader._text(prop)
-                        found.append((name, Local(value, name)))
+                        found.append((start, name, Local(value, name), False))
     return found
 
 

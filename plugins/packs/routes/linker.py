@@ -137,6 +137,7 @@ past the host's 8 MiB line cap (`E_FRAME_JSON`). Past it the rest is cut as `LIN
 cuts it; below `scan_document.DOCUMENT_NAME_BUDGET`, so a route's name (`GET ` and its path)
 is cut here first."""
 LINK_BUDGET_EXCEEDED = "LINK_BUDGET_EXCEEDED"
+_MAX_PREFIX = 4_096  # characters of a mount's prefix, with the prefixes above it
 _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give them, a link
 
 
@@ -442,6 +443,10 @@ class _RouteResolver:
         self.failed = frozenset(failed)
         # every file that may hold facts, parsed or not: module resolution reads these names
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
+        # folder listings read (`_listing`: once each) and the steps left to read more
+        self.listings: dict[Listing, Items | None] = {}
+        self.glob_steps = js_dirload.GLOB_STEPS
+        self.sorted_files: list[str] | None = None
         self.touched: set[str] = set()
         self.modules = self._loaded(modules)
         self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
@@ -1963,13 +1968,19 @@ class _RouteResolver:
         """A folder listing as the list of its items the walked files give (`js_dirload.
         listed`, from the folder of the nearest `package.json` above the file it is written in,
         where `npm start` runs); None past `_MAX_KEYS` items or where a spelling does not apply."""
+        if listing in self.listings:
+            return self.listings[listing]
         cwd = posixpath.dirname(listing.origin)
         while cwd and f"{cwd}/{MANIFEST}" not in self.files:
             cwd = posixpath.dirname(cwd)
-        items = js_dirload.listed(listing, self.files, cwd)
-        if items is None or len(items) > _MAX_KEYS:
-            return None
-        return Items(tuple(Lit(item) for item in items))
+        if self.sorted_files is None:
+            self.sorted_files = sorted(self.files)
+        items, self.glob_steps = js_dirload.listed(listing, self.sorted_files, cwd, self.glob_steps)
+        found = None
+        if items is not None and len(items) <= _MAX_KEYS:
+            found = Items(tuple(Lit(item) for item in items))
+        self.listings[listing] = found
+        return found
 
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
@@ -3082,6 +3093,11 @@ class _RouteResolver:
                     child_gaps += ((path, mount.line, detail),)
                     if mount.via is not None:  # also where the user's call is written
                         self.gap_places.setdefault((path, mount.line, detail), {})[mount.via] = None
+            if prefix is not None and len(base) + len(prefix) > _MAX_PREFIX:
+                # each route below would carry it: a 600 KB literal over 3,000 routes, OOM
+                detail = f"the prefix of this mount is longer than {_MAX_PREFIX} characters"
+                prefix = None
+                child_gaps += ((path, mount.line, detail),)
             own, own_gap = self._own_prefix(child)
             if mount.replaces_prefix and prefix is not None:
                 child_base, own_gap = join_prefix(base, prefix), None

@@ -30,11 +30,9 @@ def lock_facts(path: str, source: str) -> ModuleFacts:
     """`bindings[DEPENDENCIES]`: each package a lock file pins, its pins as one range (`1.0.1`,
     `1.0.1 || 2.1.0` where several copies are installed), as a manifest's ranges are kept. A
     lock that cannot be read pins nothing (never a parse error: it holds no route)."""
-    pins: dict[str, list[str]] = {}
+    pins: dict[str, dict[str, None]] = {}  # each package's pins, once each, in order
     for requirement in read_declarations(path, source).requirements:
-        kept = pins.setdefault(requirement.package, [])
-        if requirement.text not in kept:
-            kept.append(requirement.text)
+        pins.setdefault(requirement.package, {})[requirement.text] = None
     if not pins:
         return ModuleFacts("package")
     ranges = tuple((name, Lit(" || ".join(texts))) for name, texts in pins.items())

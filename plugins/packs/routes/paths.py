@@ -97,11 +97,25 @@ def has_regex(path: str) -> bool:
 def regex_literals(path: str) -> tuple[str, ...]:
     """Each regular expression in `path`, as a literal: `/^\\/x/i`."""
     return tuple(
-        f"/{bytes.fromhex(m.group(1)).decode()}/{m.group(2)}" for m in _REGEX_TOKEN.finditer(path)
+        f"/{_source(m)}/{m.group(2)}" for m in _REGEX_TOKEN.finditer(path) if _source(m) is not None
     )
 
 
 def regex_named(path: str) -> str:
     """`path` with each regular expression written as its source where it stands (its flags
     dropped: they are in `attrs.pathRegex`): `/api` and `/^\\/x/i` give `/api/^\\/x`."""
-    return _REGEX_TOKEN.sub(lambda m: bytes.fromhex(m.group(1)).decode(), path)
+    return _REGEX_TOKEN.sub(_written, path)
+
+
+def _written(token: re.Match[str]) -> str:
+    source = _source(token)
+    return token.group(0) if source is None else source
+
+
+def _source(token: re.Match[str]) -> str | None:
+    """A token's source; None for text a repository wrote that only looks like one (a path
+    literal holding `\\x00ff.\\x00`: no hex of UTF-8 text), which stays as written."""
+    try:
+        return bytes.fromhex(token.group(1)).decode()
+    except ValueError:  # odd or non-UTF-8 hex (UnicodeDecodeError is one)
+        return None
