@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
-from ..pymodules import absolute
+from ..pymodules import absolute, class_base
 from ..pymodules import attribute_path as dotted
 from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
 from .django_routers import DJANGO_REGISTER_METHODS, django_router
@@ -515,7 +515,7 @@ class _Reader:
             kept = kept or "def get_routes" in text  # a DRF router's (`django_route_hooks`)
             # an app's config, whose `ready()` may register views (`django_registries`)
             kept = kept or "def ready(" in text
-            kept = kept or any((dotted(b) or "").endswith("Config") for b in node.bases)
+            kept = kept or any((dotted(class_base(b)) or "").endswith("Config") for b in node.bases)
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg
@@ -1061,7 +1061,7 @@ class _Reader:
                                for i in items if i is not None]  # fmt: skip
         return DjangoClass(
             node.lineno,
-            tuple(dotted(b) or "?" for b in node.bases),
+            tuple(dotted(class_base(b)) or "?" for b in node.bases),
             tuple(methods),
             _strings(fields.get("http_method_names")),
             _text(fields.get("lookup_field")),
