@@ -4,7 +4,8 @@ generic viewset `OwnedViewSet(GenericViewSet[M], Generic[M, S])` used as `Listin
 Any]]` or `generic.OwnedViewSet[Sheet, Any]`, `drf_generics.GenericAPIView[Any]` (DRF's and
 django-stubs-ext's `__class_getitem__`), and a FastAPI router subclass used as
 `routing.TypedRouter[Item]`: each base is the class it subscripts, and `typing.Generic[...]` among
-them brings no handler and hides none.
+them brings no handler and hides none. drf-spectacular's `@extend_schema_view(...)` on a class
+(plain or module-qualified) returns the class: its routes stay the view's.
 
 The expected routes are what Django 5.2 and DRF 3.18 serve for
 tests/fixtures/repos/django-subscripted-bases-app (`get_resolver()` walked by
