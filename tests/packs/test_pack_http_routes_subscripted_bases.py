@@ -5,7 +5,9 @@ Any]]` or `generic.OwnedViewSet[Sheet, Any]`, `drf_generics.GenericAPIView[Any]`
 django-stubs-ext's `__class_getitem__`), and a FastAPI router subclass used as
 `routing.TypedRouter[Item]`: each base is the class it subscripts, and `typing.Generic[...]` among
 them brings no handler and hides none. drf-spectacular's `@extend_schema_view(...)` on a class
-(plain or module-qualified) returns the class: its routes stay the view's.
+(plain or module-qualified) returns the class: its routes stay the view's. An `@action`'s
+`MethodMapper` (`@drop_page.mapping.patch` on another method) adds its method to the action's
+route.
 
 The expected routes are what Django 5.2 and DRF 3.18 serve for
 tests/fixtures/repos/django-subscripted-bases-app (`get_resolver()` walked by
@@ -35,6 +37,8 @@ SERVED = {
     "DELETE /v2/boxes/{pk}/",
     "GET /v2/sheets/",
     "GET /v2/sheets/{slug}/",
+    "DELETE /v2/sheets/{slug}/pages/{page_no}/",  # the @action
+    "PATCH /v2/sheets/{slug}/pages/{page_no}/",  # `@drop_page.mapping.patch` on another method
     "GET /v2/trays/",
     "DELETE /v2/trays/{pk}/",
     "POST /v2/bins/",
@@ -74,6 +78,14 @@ def test_subscripted_view_and_viewset_bases_are_the_classes_they_subscript() -> 
     assert [(f["code"], f["locations"][0]["line"]) for f in found["findings"]] == [
         ("UNRESOLVED_ROUTE", 6)
     ]
+
+
+def test_an_actions_method_mapping_adds_its_method_to_the_actions_route() -> None:
+    names = {str(r["name"]) for r in document(fixture_files(FIXTURE))["resources"]}
+    assert {n for n in names if "pages" in n} == {
+        "DELETE /v2/sheets/{slug}/pages/{page_no}/",
+        "PATCH /v2/sheets/{slug}/pages/{page_no}/",
+    }
 
 
 def test_a_router_subclass_used_subscripted_serves_its_routes() -> None:
