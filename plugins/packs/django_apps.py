@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bounded_values import MAX_LENGTH
-from .pymodules import ModuleFacts, absolute, attribute_path, package_of
+from .pymodules import ModuleFacts, absolute, attribute_path, class_base, package_of
 
 SETTING = "INSTALLED_APPS"
 SETTINGS_MODULE = "DJANGO_SETTINGS_MODULE"
@@ -125,7 +125,8 @@ def package_settings(
 def app_config(node: ast.ClassDef, any_base: bool = False) -> AppConfigFacts | None:
     """The literal options of a class below something named `...AppConfig` (`any_base`: of
     any class with a base, a project's own `PluginConfig` among them), else None."""
-    if not any((attribute_path(b) or "").endswith("AppConfig") or any_base for b in node.bases):
+    written = (attribute_path(class_base(b)) or "" for b in node.bases)
+    if not any(name.endswith("AppConfig") or any_base for name in written):
         return None
     options: dict[str, object] = {}
     members: list[str] = []

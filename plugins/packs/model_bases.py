@@ -361,6 +361,11 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
     "model_utils.models.StatusModel": _django(_MODEL_UTILS, "status", "status_changed"),
     "model_utils.models.SoftDeletableModel": _django(_MODEL_UTILS, "is_removed"),
     "model_utils.models.UUIDModel": _django(_MODEL_UTILS, "id", primary_key=True),
+    # django-soft-delete's abstract model (blind16p: four tables were UNKNOWN_MODEL_BASE)
+    "django_softdelete.models.SoftDeleteModel": _django(
+        "django-soft-delete 1.0.23 (django_softdelete/models.py)",
+        *("deleted_at", "restored_at", "transaction_id"),
+    ),
     "django_extensions.db.models.TimeStampedModel": _django(_EXTENSIONS, "created", "modified"),
     "django_extensions.db.models.TitleDescriptionModel": _django(
         _EXTENSIONS, "title", "description"

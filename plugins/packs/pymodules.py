@@ -109,6 +109,15 @@ def attribute_path(node: ast.expr | None) -> str | None:
     return None
 
 
+def class_base(node: ast.expr) -> ast.expr:
+    """The class a base written in a class statement names: a subscripted one (`Base[T]`,
+    `mod.Base[T, U]`, DRF's and django-stubs-ext's generic views `ModelViewSet[Tag]`) is the
+    class it subscripts, whose `__class_getitem__`/`__mro_entries__` Python puts in the MRO;
+    `typing.Generic[T]` so reads as `typing.Generic`, a base that brings nothing. Every reader
+    of a class's bases goes through this one place."""
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
 def dotted(node: ast.expr) -> str | None:
     """`a.b.c` for a Name/Attribute chain (a call's callee for a Call), else None."""
     if isinstance(node, ast.Call):
@@ -379,15 +388,7 @@ def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> C
     return ClassFacts(
         name=node.name,
         line=node.lineno,
-        # `Base[int]`: the class's base is what is subscripted (its `__mro_entries__`)
-        bases=tuple(
-            b
-            for b in (
-                dotted(base.value if isinstance(base, ast.Subscript) else base)
-                for base in node.bases
-            )
-            if b
-        ),
+        bases=tuple(b for b in (dotted(class_base(base)) for base in node.bases) if b),
         keywords=tuple((kw.arg, literal(kw.value)) for kw in node.keywords if kw.arg),
         decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
         body=describe(node),

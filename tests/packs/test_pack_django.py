@@ -85,6 +85,28 @@ def test_django_polymorphic_and_simple_history_tables() -> None:
     assert linked.findings == []
 
 
+def test_django_soft_deletes_abstract_model_is_a_recorded_base() -> None:
+    """django-soft-delete's `SoftDeleteModel` is an abstract base (three columns, read in its
+    1.0.23 source): a subclass, direct, aliased or through a project's own abstract model, is a
+    table of its app (blind16p: was an `UNKNOWN_MODEL_BASE` and no table)."""
+    source = (
+        "from django.db import models\n"
+        "import django_softdelete.models as sd\n"
+        "from django_softdelete.models import SoftDeleteModel\n\n\n"
+        "class Memo(SoftDeleteModel):\n    body = models.TextField()\n\n\n"
+        "class Trashable(sd.SoftDeleteModel):\n"
+        "    class Meta:\n        abstract = True\n\n\n"
+        "class Receipt(Trashable):\n    total = models.IntegerField()\n"
+    )
+    path = "ledger/models.py"
+    linked = django_models.link([(path, django_models.extract(path, source))])
+    assert {(r["name"], r["attrs"]["columns"]) for r in linked.resources} == {
+        ("ledger_memo", 5),
+        ("ledger_receipt", 5),
+    }
+    assert linked.findings == []
+
+
 def test_models_on_djangos_own_contrib_session_and_log_models_are_tables(tmp_path: Path) -> None:
     """A custom session store's model on Django's abstract `AbstractBaseSession` (imported
     from `base_session`, or re-exported by `sessions.models` under another name) and a subclass

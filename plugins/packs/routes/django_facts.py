@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
-from ..pymodules import absolute
+from ..pymodules import absolute, class_base
 from ..pymodules import attribute_path as dotted
 from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
 from .django_routers import DJANGO_REGISTER_METHODS, django_router
@@ -118,6 +118,10 @@ class Registration:
     line: int
     # made on what another `register()` returned (drf-extensions' nested registrations)
     chained: bool = False
+
+
+# the methods `@action`'s `MethodMapper` has a decorator for (DRF 3.8+)
+_MAPPED_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "trace"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,7 +519,7 @@ class _Reader:
             kept = kept or "def get_routes" in text  # a DRF router's (`django_route_hooks`)
             # an app's config, whose `ready()` may register views (`django_registries`)
             kept = kept or "def ready(" in text
-            kept = kept or any((dotted(b) or "").endswith("Config") for b in node.bases)
+            kept = kept or any((dotted(class_base(b)) or "").endswith("Config") for b in node.bases)
             if not kept:  # a method calling methods of an object it is given (`reg.add(...)`)
                 given = {
                     arg.arg
@@ -1031,6 +1035,7 @@ class _Reader:
                 for target in stmt.targets:
                     if isinstance(target, ast.Name):
                         fields[target.id] = stmt.value
+        actions = _mapped_methods(node, actions)
         urls = [u for s in node.body if (u := self.router_urls(s)) is not None]
         urls.sort(key=lambda u: u.name != "get_urls")  # `urls` reads `get_urls`: that first
         options = tuple(
@@ -1061,7 +1066,7 @@ class _Reader:
                                for i in items if i is not None]  # fmt: skip
         return DjangoClass(
             node.lineno,
-            tuple(dotted(b) or "?" for b in node.bases),
+            tuple(dotted(class_base(b)) or "?" for b in node.bases),
             tuple(methods),
             _strings(fields.get("http_method_names")),
             _text(fields.get("lookup_field")),
@@ -1456,6 +1461,31 @@ def _as_view_options(
         actions = tuple(k.upper() for k in keys if k is not None)
         actions = actions if len(actions) == len(keys) else ("?",)
     return methods, actions
+
+
+def _mapped_methods(node: ast.ClassDef, actions: list[Action]) -> list[Action]:
+    """`actions` with the methods DRF's `MethodMapper` adds (`@delete_version.mapping.patch`
+    on another method of the class body: the action's route also answers PATCH, by that
+    method). The name is the class body's own, so only an action of this class is mapped."""
+    added: dict[str, list[str]] = {}
+    for stmt in node.body:
+        if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for decorator in stmt.decorator_list:
+            if (
+                isinstance(decorator, ast.Attribute)
+                and decorator.attr in _MAPPED_VERBS
+                and isinstance(decorator.value, ast.Attribute)
+                and decorator.value.attr == "mapping"
+                and isinstance(decorator.value.value, ast.Name)
+            ):
+                added.setdefault(decorator.value.value.id, []).append(decorator.attr.upper())
+    return [
+        replace(a, methods=tuple(dict.fromkeys((*a.methods, *added[a.name]))))
+        if a.name in added and "?" not in a.methods
+        else a
+        for a in actions
+    ]
 
 
 def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:

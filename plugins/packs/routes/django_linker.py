@@ -1668,8 +1668,8 @@ class DjangoRouteResolver:
                 short = base[2].rpartition(".")[2]
                 if short in _VIEWSET_ACTIONS:
                     actions.update(a for a in _VIEWSET_ACTIONS[short] if a in wanted)
-                elif not base[2].startswith(_LIBRARIES):
-                    known = known and short == "object"
+                elif not base[2].startswith(_LIBRARIES):  # `Generic[M]` of a generic viewset
+                    known = known and (short == "object" or base[2] in _METHODLESS)
         return (known, actions, extra)
 
     @_class_walk

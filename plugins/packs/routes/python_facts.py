@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .. import computed_names
 from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
-from ..pymodules import absolute, package_of
+from ..pymodules import absolute, class_base, package_of
 from ..pyparse import parse_python
 from .auth import (
     PYTHON_EVIDENCE,
@@ -772,9 +772,9 @@ class _Reader:
                 fields.append((target.id, expr))
             elif isinstance(target, ast.Name) and (truth := constant_flag(value)) is not None:
                 flags.append((target.id, truth))
-        bases = tuple(base for b in node.bases if (base := self._expr(b)) is not None)
+        bases = tuple(base for b in node.bases if (base := self._expr(class_base(b))) is not None)
         if node.bases:
-            self._first_base.setdefault(node.name, node.bases[0])
+            self._first_base.setdefault(node.name, class_base(node.bases[0]))
         if flags and any(
             _settings_base(base, self.bindings) for base in bases
         ):  # the environment may
