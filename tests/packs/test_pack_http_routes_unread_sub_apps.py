@@ -96,6 +96,42 @@ GATEWAY: dict[str, str] = {
     ),
 }
 
+# A Starlette site mounting each extension's app loaded by a computed module name over the
+# package's folder: any module below `portal.extensions` may be one; an app beside them is not.
+LOADED: dict[str, str] = {
+    "portal/__init__.py": "",
+    "portal/site.py": (
+        "import importlib\n"  # 1
+        "import pkgutil\n"
+        "from starlette.applications import Starlette\n"
+        "from starlette.routing import Route\n"
+        "from portal import extensions\n"  # 5
+        "\n"
+        "async def home(request):\n"
+        "    return None\n"
+        "\n"
+        "site = Starlette(routes=[Route('/', home)])\n"  # 10
+        "for info in pkgutil.iter_modules(extensions.__path__):\n"
+        "    site.mount(f'/ext/{info.name}', importlib.import_module(\n"
+        "        f'portal.extensions.{info.name}.entry').asgi)\n"
+    ),
+    "portal/extensions/__init__.py": "",
+    "portal/extensions/polls/__init__.py": "",
+    "portal/extensions/polls/entry.py": (
+        "from fastapi import FastAPI\n\nasgi = FastAPI()\n\n"
+        "@asgi.get('/votes')\nasync def votes():\n    return []\n"
+    ),
+    "portal/extensions/wiki/__init__.py": "",
+    "portal/extensions/wiki/entry.py": (
+        "import fastapi\n\nasgi = fastapi.FastAPI()\n\n"
+        "@asgi.put('/page/{slug}')\nasync def page(slug: str):\n    return ''\n"
+    ),
+    "portal/tools.py": (
+        "from fastapi import FastAPI\n\ntool = FastAPI()\n\n"
+        "@tool.get('/tool')\nasync def use_tool():\n    return ''\n"
+    ),
+}
+
 # One app alone, and an app whose only mount the pack cannot read: nothing changes for them.
 SINGLE: dict[str, str] = {
     "solo/app.py": (
@@ -151,6 +187,22 @@ def test_a_flask_app_loaded_by_name_for_an_unread_mount_is_flagged_servers_stay_
     assert {"GET /up", "GET /metrics"} <= {r["name"] for r in document(GATEWAY)["resources"]}
 
 
+def test_apps_below_a_package_loaded_by_computed_names_are_flagged() -> None:
+    """`import_module(f"portal.extensions.{n}.entry").asgi` mounted in a loop: each app below
+    `portal.extensions` may be one it loads, flagged at its creation; the site's own route and
+    an app outside that package are not."""
+    assert prefix_unresolved(LOADED) == ["GET /votes", "PUT /page/{slug}"]
+    places = finding_places(LOADED)
+    assert places["UNRESOLVED_ROUTER"] == ["portal/site.py:12"]
+    assert sorted(places["UNRESOLVED_PREFIX"]) == [
+        "portal/extensions/polls/entry.py:3",
+        "portal/extensions/polls/entry.py:5",
+        "portal/extensions/wiki/entry.py:3",
+        "portal/extensions/wiki/entry.py:5",
+    ]
+    assert {"GET /", "GET /tool"} <= {r["name"] for r in document(LOADED)["resources"]}
+
+
 def test_a_single_app_with_an_unread_mount_stays_a_root() -> None:
     assert prefix_unresolved(SINGLE) == []
     assert finding_places(SINGLE) == {"UNRESOLVED_ROUTER": ["solo/app.py:10"]}
@@ -159,7 +211,7 @@ def test_a_single_app_with_an_unread_mount_stays_a_root() -> None:
 def test_the_prefilter_scan_of_unread_sub_apps_equals_parsing_every_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for number, files in enumerate((HUB, GATEWAY, SINGLE)):
+    for number, files in enumerate((HUB, GATEWAY, LOADED, SINGLE)):
         documents, _ = scanned_both_ways(tmp_path / str(number), files, monkeypatch)
         assert documents[0] == documents[1], files
         assert json.loads(documents[0])["resources"], files

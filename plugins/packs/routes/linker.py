@@ -1318,7 +1318,8 @@ class _RouteResolver:
 
     def _python_imports(self, file: str) -> list[str]:
         """The scanned files a Python file's imports name (a module, or a submodule imported
-        from a package), each asked for (`_facts`)."""
+        from a package), and every module below a package it loads modules from by a computed
+        name (`ModuleFacts.dynamic_imports`), each asked for (`_facts`)."""
         found: list[str] = []
         for value in self._facts(file).bindings.values():
             if not isinstance(value, ImportRef) or value.origin:
@@ -1330,6 +1331,11 @@ class _RouteResolver:
                 path = self.python_files.get(module) if module is not None else None
                 if path is not None and path != file:
                     found.append(path)
+        for package in self._facts(file).dynamic_imports:  # any module below it may be loaded
+            named = self.modules_index.find(package, file)
+            if named is not None:
+                below = f"{named}."
+                found += (p for n, p in self.python_files.items() if n.startswith(below))
         return found
 
     def _served(self, key: tuple[str, str]) -> bool:

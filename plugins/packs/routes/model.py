@@ -860,6 +860,9 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # Python: the packages it loads modules from by a computed name (`importlib.import_module(
+    # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
+    dynamic_imports: tuple[str, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:

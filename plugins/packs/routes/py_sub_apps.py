@@ -6,7 +6,8 @@ in load().items(): app.mount('/p/' + n, sub)`), the apps that module imports are
 mount may serve: listing their routes at `/` unflagged would be a wrong name said with
 confidence. The rule, on the import graph alone (no guess of what the loop yields): an app
 is such a sub-app when a module holding an unread mount imports its module (directly or
-through other modules, `import_closure`), its module does not import that module back (the
+through other modules, `import_closure`; a module loading modules by a computed name under a
+package, `import_module(f"plugins.{n}.main")`, imports every module below that package), its module does not import that module back (the
 entry module that wires the plugins in is no plugin), the mount is not made on it, and no
 scanned call hands it to a server (`uvicorn.run(app)`, `serve(app)`: `SERVER_CALLS`)."""
 
