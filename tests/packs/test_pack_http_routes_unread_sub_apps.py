@@ -59,8 +59,9 @@ HUB: dict[str, str] = {
 }
 
 # A Flask app mounted on a FastAPI gateway through `WSGIMiddleware` in a loop over modules
-# loaded by name; the gateway's own module runs it with uvicorn, and a second app the loop's
-# module imports is handed to a server of its own (`uvicorn.run`): both roots.
+# loaded by name; the gateway's own module runs it with uvicorn, a second app the loop's
+# module imports is handed to a server of its own (`uvicorn.run`), a third's module is run as
+# a program (`if '__main__' == __name__:`): all roots.
 GATEWAY: dict[str, str] = {
     "gw/__init__.py": "",
     "gw/legacy/__init__.py": "",
@@ -73,13 +74,18 @@ GATEWAY: dict[str, str] = {
         "@probe.get('/metrics')\nasync def metrics():\n    return ''\n\n"
         "def serve_metrics():\n    uvicorn.run(probe, port=9100)\n"
     ),
+    "gw/kit.py": (
+        "import flask\n\nkit = flask.Flask('kit')\n\n"
+        "@kit.get('/kit')\ndef kit_home():\n    return ''\n\n"
+        "if '__main__' == __name__:\n    kit.run(port=5001)\n"
+    ),
     "gw/main.py": (
         "import importlib\n"  # 1
         "import uvicorn\n"
         "from fastapi import FastAPI\n"
         "from fastapi.middleware.wsgi import WSGIMiddleware\n"
         "from gw.legacy import forms\n"  # 5
-        "from gw import metrics\n"
+        "from gw import metrics, kit\n"
         "\n"
         "gateway = FastAPI()\n"
         "\n"
@@ -179,12 +185,14 @@ def test_sub_apps_a_module_with_an_unread_mount_imports_are_flagged_where_create
 
 def test_a_flask_app_loaded_by_name_for_an_unread_mount_is_flagged_servers_stay_roots() -> None:
     """The Flask app the unread mount's module imports is flagged; the gateway the mount is
-    made on and the app `uvicorn.run` serves stay roots, unflagged."""
+    made on, the app `uvicorn.run` serves and the app of a module run as `__main__` stay
+    roots, unflagged."""
     assert prefix_unresolved(GATEWAY) == ["POST /form/{n}"]
     places = finding_places(GATEWAY)
     assert places["UNRESOLVED_ROUTER"] == ["gw/main.py:16"]
     assert places["UNRESOLVED_PREFIX"] == ["gw/legacy/forms.py:3", "gw/legacy/forms.py:5"]
-    assert {"GET /up", "GET /metrics"} <= {r["name"] for r in document(GATEWAY)["resources"]}
+    served = {r["name"] for r in document(GATEWAY)["resources"]}
+    assert {"GET /up", "GET /metrics", "GET /kit"} <= served
 
 
 def test_apps_below_a_package_loaded_by_computed_names_are_flagged() -> None:

@@ -1299,16 +1299,18 @@ class _RouteResolver:
 
     def _unread_sub_app(self, key: tuple[str, str]) -> Gap | None:
         """Where an app no scanned file mounts may be mounted by a Python mount the pack
-        cannot read (`py_sub_apps`): a finding at the app naming that mount, or None for a
+        cannot read (`py_sub_apps`): a finding at the app naming those mounts, or None for a
         root."""
         file = key[0]
-        for where, line, what, owner in self.unread_mounts:
-            if where == file or owner is self.nodes[key] or file not in self._closure(where):
-                continue
-            if where in self._closure(file) or self._served(key):
-                continue
-            return (file, self.nodes[key].decl.line, unread_mount_detail(where, line, what))
-        return None
+        unread = [
+            (where, line, what)
+            for where, line, what, owner in self.unread_mounts
+            if where != file and owner is not self.nodes[key] and file in self._closure(where)
+        ]
+        unread = [u for u in unread if u[0] not in self._closure(file)]
+        if not unread or self._facts(file).runs_as_main or self._served(key):
+            return None
+        return (file, self.nodes[key].decl.line, unread_mount_detail(unread))
 
     def _closure(self, file: str) -> frozenset[str]:
         known = self.closures.get(file)

@@ -8,8 +8,9 @@ confidence. The rule, on the import graph alone (no guess of what the loop yield
 is such a sub-app when a module holding an unread mount imports its module (directly or
 through other modules, `import_closure`; a module loading modules by a computed name under a
 package, `import_module(f"plugins.{n}.main")`, imports every module below that package), its module does not import that module back (the
-entry module that wires the plugins in is no plugin), the mount is not made on it, and no
-scanned call hands it to a server (`uvicorn.run(app)`, `serve(app)`: `SERVER_CALLS`)."""
+entry module that wires the plugins in is no plugin), the mount is not made on it, its module is no
+script run as a program (`if __name__ == "__main__":`), and no scanned call hands it to a
+server (`uvicorn.run(app)`, `serve(app)`: `SERVER_CALLS`)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,13 @@ def import_closure(start: str, imports_of: Callable[[str], Iterable[str]]) -> fr
     return frozenset(seen)
 
 
-def unread_mount_detail(where: str, line: int, what: str) -> str:
-    """The finding's words at the sub-app: which unread mount may serve it."""
+def unread_mount_detail(mounts: list[tuple[str, int, str]]) -> str:
+    """The finding's words at the sub-app: the unread mounts that may serve it, (file, line,
+    the child as written), the first three named."""
+    named = ", ".join(f"`{what}` at {where}:{line}" for where, line, what in mounts[:3])
+    more = f" and {len(mounts) - 3} more" if len(mounts) > 3 else ""
     return (
-        f"this app is mounted by nothing the scanned files show, and {where}:{line}, whose "
-        f"imports reach its module, mounts `{what}` the pack cannot read: the prefix its routes "
-        "are served under is not known"
+        "this app is mounted by nothing the scanned files show, and modules whose imports "
+        f"reach its module mount what the pack cannot read ({named}{more}): the prefix its "
+        "routes are served under is not known"
     )

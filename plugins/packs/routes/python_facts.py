@@ -101,6 +101,21 @@ _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
 
+def _runs_as_main(tree: ast.Module) -> bool:
+    """Whether the module has a top-level `if __name__ == "__main__":` (either side): a script
+    run as a program, whose app is served by it (`app.run()`), an entry point."""
+    for node in tree.body:
+        test = node.test if type(node) is ast.If else None
+        if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
+            continue
+        if not isinstance(test.ops[0], ast.Eq):
+            continue
+        sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
+        if "__name__" in sides and sides & {"'__main__'", '"__main__"'}:
+            return True
+    return False
+
+
 def _dynamic_imports(tree: ast.Module) -> tuple[str, ...]:
     """The packages the file loads modules from by a computed name, anywhere in it (a loop,
     a helper's return value, `import_module(...).app`): walked only in a file that spells
@@ -154,6 +169,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         invocations=tuple(reader.invocations),
         stores=tuple(reader.stores),
         dynamic_imports=_dynamic_imports(tree) if _DYNAMIC_WORDS.search(source) else (),
+        runs_as_main=_runs_as_main(tree) if "__main__" in source else False,
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package) if django else None,
     )
