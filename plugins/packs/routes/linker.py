@@ -117,6 +117,7 @@ from .paths import (
     regex_named,
     regex_token,
 )
+from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _MAX_FORKS = 1_024
@@ -335,6 +336,7 @@ class _Unseen:
 
 _UNSEEN = _Unseen()
 _JS_KEYS = frozenset(f.key for f in JAVASCRIPT)
+_PY_APPS = frozenset({FASTAPI, FLASK, STARLETTE})  # apps a Python mount may serve
 _DECORATED = frozenset(f.key for f in CONTROLLERS)  # controllers by decorators (`nest`)
 _BOOTSTRAPPED = frozenset(
     f.key for f in CONTROLLERS if f.controllers is not None and f.controllers.bootstraps
@@ -469,6 +471,9 @@ class _RouteResolver:
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.env_loads: list[tuple[str, str, EnvLoad]] | None = None  # `_loaded_env`
         self.resolving: set[tuple[str, Expr]] = set()
+        # Python mounts of a child not known: (file, line, the child, the app mounted on)
+        self.unread_mounts: list[tuple[str, int, str, _Node]] = []
+        self.closures: dict[str, frozenset[str]] = {}  # file -> what it imports (`_closure`)
         self.inheriting: set[tuple[str, int]] = set()  # classes whose bases `_member` walks
         # (class, member) `_member` looked for along the bases since its outermost walk began
         self.searched: set[tuple[str, int, str]] = set()
@@ -1269,6 +1274,9 @@ class _RouteResolver:
                         )
                     gaps += ((key[0], decl.line, detail),)
                     auth = UNKNOWN
+                elif decl.framework in _PY_APPS and (sub := self._unread_sub_app(key)):
+                    gaps += (sub,)  # a sub-app of a mount not read (`py_sub_apps`)
+                    auth = UNKNOWN
                 assumed = self._assumed(key[0], decl.prefix)
                 for prefix in prefixes:
                     self._walk(found, key, prefix, auth, gaps, (key,), assumed)
@@ -1296,6 +1304,68 @@ class _RouteResolver:
             if more is not None:
                 more += ({"path": p, "line": n} for p, n in places)
         return found
+
+    def _unread_sub_app(self, key: tuple[str, str]) -> Gap | None:
+        """Where an app no scanned file mounts may be mounted by a Python mount the pack
+        cannot read (`py_sub_apps`): a finding at the app naming those mounts, or None for a
+        root."""
+        file = key[0]
+        unread = [
+            (where, line, what)
+            for where, line, what, owner in self.unread_mounts
+            if where != file and owner is not self.nodes[key] and file in self._closure(where)
+        ]
+        unread = [u for u in unread if u[0] not in self._closure(file)]
+        if not unread or self._facts(file).runs_as_main or self._served(key):
+            return None
+        return (file, self.nodes[key].decl.line, unread_mount_detail(unread))
+
+    def _closure(self, file: str) -> frozenset[str]:
+        known = self.closures.get(file)
+        if known is None:
+            known = self.closures[file] = import_closure(file, self._python_imports)
+        return known
+
+    def _python_imports(self, file: str) -> list[str]:
+        """The scanned files a Python file's imports name (a module, or a submodule imported
+        from a package), and every module below a package it loads modules from by a computed
+        name (`ModuleFacts.dynamic_imports`), each asked for (`_facts`)."""
+        found: list[str] = []
+        for value in self._facts(file).bindings.values():
+            if not isinstance(value, ImportRef) or value.origin:
+                continue
+            names = [value.module] if value.attr is None else [f"{value.module}.{value.attr}"]
+            names += [value.module] if value.attr is not None else []
+            for name in names:
+                module = self.modules_index.find(name, file)
+                path = self.python_files.get(module) if module is not None else None
+                if path is not None and path != file:
+                    found.append(path)
+        for package in self._facts(file).dynamic_imports:  # any module below it may be loaded
+            named = self.modules_index.find(package, file)
+            if named is not None:
+                below = f"{named}."
+                found += (p for n, p in self.python_files.items() if n.startswith(below))
+        return found
+
+    def _served(self, key: tuple[str, str]) -> bool:
+        """Whether a scanned call hands the app to a server (`uvicorn.run(app)`); the names the
+        app is bound to are asked for (`words`), as any file passing it must spell one."""
+        for name, value in self._facts(key[0]).bindings.items():
+            if isinstance(value, RouterRef):
+                self.words.add(name)
+        for file, facts in self.modules.items():
+            for call in facts.invocations:
+                callee = call.callee
+                if not (
+                    isinstance(callee, Sym) and callee.path and callee.path[-1] in SERVER_CALLS
+                ):
+                    continue
+                for arg in (*call.args, *(v for _, v in call.keywords)):
+                    entity = self.evaluate(file, arg) if arg is not None else None
+                    if isinstance(entity, _Router) and entity.key == key:
+                        return True
+        return False
 
     def _unread(self, found: list[FoundRoute]) -> None:
         """Never an empty document that says nothing: a framework the pack does not read is
@@ -2782,6 +2852,8 @@ class _RouteResolver:
                 )
                 return
         if not mount.quiet and not (isinstance(child, _External) and "StaticFiles" in child.path):
+            if path.endswith(".py"):
+                self.unread_mounts.append((path, mount.line, describe(mount.child), node))
             self._unresolved(
                 UNRESOLVED_ROUTER,
                 path,

@@ -872,6 +872,11 @@ class ModuleFacts:
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
     env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # Python: the packages it loads modules from by a computed name (`importlib.import_module(
+    # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
+    dynamic_imports: tuple[str, ...] = ()
+    # Python: a top-level `if __name__ == "__main__":`, a script run as a program (an entry point)
+    runs_as_main: bool = False
 
 
 def _pickled_by_fields(*classes: type) -> None:

@@ -97,6 +97,53 @@ _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # registration calls whose `*args`/`**kwargs` are not bound (never a route of their own)
 _UNBOUND_SPREAD_OK = frozenset({"init_app", "before_request"})
 _SPREAD_WIDTH = 4  # the elements of a table's item a spread binds (`add_url_rule`'s four)
+_DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
+_DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
+
+
+def _runs_as_main(tree: ast.Module) -> bool:
+    """Whether the module has a top-level `if __name__ == "__main__":` (either side): a script
+    run as a program, whose app is served by it (`app.run()`), an entry point."""
+    for node in tree.body:
+        test = node.test if type(node) is ast.If else None
+        if not (isinstance(test, ast.Compare) and len(test.comparators) == 1):
+            continue
+        if not isinstance(test.ops[0], ast.Eq):
+            continue
+        sides = {ast.unparse(test.left), ast.unparse(test.comparators[0])}
+        if "__name__" in sides and sides & {"'__main__'", '"__main__"'}:
+            return True
+    return False
+
+
+def _dynamic_imports(tree: ast.Module) -> tuple[str, ...]:
+    """The packages the file loads modules from by a computed name, anywhere in it (a loop,
+    a helper's return value, `import_module(...).app`): walked only in a file that spells
+    one of the calls, which few do."""
+    found: dict[str, None] = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Call and node.args and _callee_name(node) in _DYNAMIC_IMPORTS:
+            package = _loaded_package(node.args[0])
+            if package:
+                found[package] = None
+    return tuple(found)
+
+
+def _loaded_package(arg: ast.expr) -> str:
+    """The package a module loaded by a computed name is under: the dotted package its
+    literal head spells (`f"plugins.{n}.main"`, `"app.ext." + name`: `plugins`, `app.ext`);
+    "" for a name spelled whole, or with no package before its computed part."""
+    head = arg
+    while isinstance(head, ast.BinOp) and isinstance(head.op, ast.Add):
+        head = head.left
+    if isinstance(head, ast.JoinedStr) and head.values:
+        head = head.values[0]
+    elif head is arg:
+        return ""
+    if not (isinstance(head, ast.Constant) and isinstance(head.value, str)):
+        return ""
+    package = head.value.rpartition(".")[0]
+    return package if package and not package.startswith(".") else ""
 
 
 def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
@@ -121,6 +168,8 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
         stores=tuple(reader.stores),
+        dynamic_imports=_dynamic_imports(tree) if _DYNAMIC_WORDS.search(source) else (),
+        runs_as_main=_runs_as_main(tree) if "__main__" in source else False,
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package) if django else None,
     )
