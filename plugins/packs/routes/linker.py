@@ -25,6 +25,8 @@ from . import js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, Unknown, loaded_value
+from .flask_admin import COMPUTED, AddView, AdminMake, Exposed, ViewCall, view_url
+from .flask_admin import join as blueprint_join
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
@@ -110,6 +112,8 @@ from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
 from .paths import (
     brace_path,
+    flask_path,
+    flask_shape,
     has_regex,
     join,
     join_prefix,
@@ -490,6 +494,7 @@ class _RouteResolver:
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
+        self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in self.modules.items()
@@ -1279,6 +1284,7 @@ class _RouteResolver:
                     self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
                         where
                     )
+        found += self._flask_admin()
         self._unread(found)
         self._foreign_routers()
         for file, line, detail in self.nest.unread_controllers():
@@ -1289,6 +1295,189 @@ class _RouteResolver:
                 more += ({"path": p, "line": n} for p, n in places)
         return found
 
+    def _flask_admin(self) -> list[FoundRoute]:
+        """Flask-Admin's views (`flask_admin`): the project's `@expose` methods of each view
+        an admin adds, at its url; the routes the library's own view classes serve
+        (`ModelView`'s list, create, edit, delete, export..., `AdminIndexView`'s index when the
+        project does not re-define it) an `UNRESOLVED_ROUTE` at the `add_view` call naming
+        Flask-Admin and the class, as is a view whose class or url the scanned files do not
+        show."""
+        found: list[FoundRoute] = []
+        admins: dict[tuple[str, str], list[AdminMake]] = {}
+        adds: list[tuple[str, AddView]] = []
+        for path, facts in sorted(self.modules.items()):
+            if facts.admin is None:
+                continue
+            for made in facts.admin.admins:
+                admins.setdefault((path, made.name), []).append(made)
+            adds += ((path, add) for add in facts.admin.add_views)
+        made_here = {key for key, makes in admins.items() if any(m.made for m in makes)}
+        for key in [k for k in admins if k not in made_here]:  # `init_app` on an imported one
+            where = self._admin_of(*key, made_here)
+            if where is not None and where != key:
+                admins.setdefault(where, []).extend(admins.pop(key))
+        if not made_here and not adds:
+            return found
+        self.admin_read = True
+        for (path, _), makes in sorted(admins.items()):
+            url: str | None = "/admin"
+            index: ViewCall | None = None
+            for one in sorted(makes, key=lambda m: not m.made):  # `Admin(...)`, then `init_app`
+                url = one.url if one.url is not None else url
+                index = one.index_view or index
+            line = index.line if index is not None else makes[0].line
+            found += self._admin_view(path, line, index, url, url, "admin", index=True)
+        for path, add in adds:
+            where = self._admin_of(path, add.receiver, made_here)
+            admin = self.modules[path].admin
+            if where is None and not (admin is not None and admin.imports):
+                continue  # another library's `add_view` (the project's own admin class)
+            url = None
+            for one in admins.get(where, []) if where is not None else []:
+                url = (one.url if one.url is not None else url) or "/admin"
+            found += self._admin_view(path, add.line, add.view, url, None, "", index=False)
+        return found
+
+    def _admin_of(self, path: str, name: str, made: set[tuple[str, str]]) -> tuple[str, str] | None:
+        """The Flask-Admin `Admin` (file, name where it is made) `name` in `path` is, following
+        `from m import name` across files."""
+        for _ in range(_MAX_DEPTH):
+            if (path, name) in made:
+                return (path, name)
+            binding = self._facts(path).bindings.get(name)
+            if not isinstance(binding, ImportRef) or binding.attr is None:
+                return None
+            file = self.python_files.get(binding.module)
+            if file is None:
+                return None
+            path, name = file, binding.attr
+        return None
+
+    def _admin_view(
+        self,
+        path: str,
+        line: int,
+        view: ViewCall | None,
+        admin_url: str | None,
+        own_url: str | None,
+        default_endpoint: str,
+        *,
+        index: bool,
+    ) -> list[FoundRoute]:
+        """The routes of one Flask-Admin view added at `path`:`line` (`view` None: the
+        library's `AdminIndexView`)."""
+        library: list[str] = []
+        exposed: dict[str, tuple[str, Exposed]] = {}
+        defined: set[str] = set()
+        name = "AdminIndexView" if view is None else view.callee
+        if view is None:
+            library.append("flask_admin.AdminIndexView")
+        else:
+            head, *rest = view.callee.split(".")
+            entity = self._lookup(path, head)
+            for segment in rest:
+                entity = self._member(entity, segment) if entity is not None else None
+            self._admin_walk(entity, library, exposed, defined, 0)
+        if admin_url == COMPUTED or (view is not None and COMPUTED in (view.url, view.endpoint)):
+            admin_url = None
+        if library:
+            self._unresolved(UNRESOLVED_ROUTE, path, line, (
+                f"Flask-Admin is configured here: the routes its "
+                f"{', '.join(dict.fromkeys(library))} generates at run time for the view "
+                f"`{name}` are not listed"))  # fmt: skip
+        endpoint: str | None = default_endpoint
+        if view is not None and not index:
+            endpoint = view.endpoint or name.rpartition(".")[2].lower()
+            if any("ModelView" in lib for lib in library) and not view.endpoint:
+                endpoint = self._model_name(path, view.model)  # `BaseModelView._get_endpoint`
+        if endpoint is None:  # a model the scanned files do not name (a loop's variable)
+            for file, item in exposed.values():
+                self._unresolved(UNRESOLVED_ROUTE, file, item.line, (
+                    f"the view `{name}` is added at {path}:{line} with a model whose name "
+                    f"(its endpoint) is not known: the route of `{item.method}` is not listed"))  # fmt: skip
+            return []
+        gaps: tuple[Gap, ...] = ()
+        if admin_url is None:
+            gaps = ((path, line, "the Flask-Admin admin this view is added to, or its url, is "
+                     "not shown by the scanned files: the prefix its routes are under is not "
+                     "known"),)  # fmt: skip
+            admin_url = "/admin"
+        if view is not None and view.url not in (None, COMPUTED):
+            base = view_url(admin_url, endpoint, view.url, index)
+        else:
+            base = own_url if own_url is not None else view_url(admin_url, endpoint, None, index)
+        routes: list[FoundRoute] = []
+        for file, item in sorted(exposed.values(), key=lambda v: (v[0], v[1].line)):
+            if item.url is None or item.methods is None:
+                self._unresolved(UNRESOLVED_ROUTE, file, item.line,
+                                 f"the url or methods of this Flask-Admin `@expose` are "
+                                 f"computed: the route of `{name}.{item.method}` is not listed")  # fmt: skip
+                continue
+            rule = blueprint_join(base, item.url)
+            route = flask_path(rule)
+            for method in item.methods:
+                if method in ("HEAD", "OPTIONS"):
+                    continue
+                routes.append(FoundRoute(method, route, file, item.line, FLASK, item.method,
+                                         UNKNOWN, gaps, shape=flask_shape(rule)))  # fmt: skip
+        return routes
+
+    def _model_name(self, path: str, model: str | None) -> str | None:
+        """A ModelView's endpoint: its model class's name lower-cased, where `model` (as
+        written in `path`) names a class (imported or defined); None otherwise."""
+        if model is None:
+            return None
+        head, _, last = model.rpartition(".")
+        binding = self._facts(path).bindings.get(model) if not head else None
+        if isinstance(binding, ImportRef) and binding.attr:
+            return binding.attr.lower()
+        if head or isinstance(binding, Namespace):  # `models.User`: a module's class
+            return last.lower()
+        return None
+
+    def _admin_walk(
+        self,
+        entity: _Entity | None,
+        library: list[str],
+        exposed: dict[str, tuple[str, Exposed]],
+        defined: set[str],
+        depth: int,
+    ) -> None:
+        """Along a view class's bases, first base first (as Python's MRO is for the single and
+        simple multiple inheritance admin views use): the project's exposed methods a class
+        nearer the view does not re-define, and the library's view classes reached."""
+        if depth > _MAX_DEPTH:
+            return
+        if isinstance(entity, _External):
+            if entity.module.split(".")[0] != "flask_admin":
+                library.append(".".join((entity.module, *entity.path)))
+                return
+            last = entity.path[-1] if entity.path else ""
+            if last in ("BaseView", "AdminIndexView") and (
+                last == "BaseView" or "index" in defined
+            ):
+                return
+            library.append(".".join((entity.module, *entity.path)))
+            return
+        if not isinstance(entity, _Scoped) or not isinstance(entity.value, Namespace):
+            library.append("a class the scanned files do not show")
+            return
+        facts = self._facts(entity.file)
+        names = {id(v): n for n, v in facts.bindings.items()}
+        cls = facts.admin.classes.get(names.get(id(entity.value), "")) if facts.admin else None
+        if cls is not None:
+            for item in cls.exposed:
+                if item.method not in defined:
+                    exposed.setdefault(item.method, (entity.file, item))
+            for plug in cls.plugviews:
+                self._unresolved(UNRESOLVED_ROUTE, entity.file, plug,
+                                 "a Flask view class exposed by Flask-Admin's `expose_plugview` "
+                                 "is not read: its routes are not listed")  # fmt: skip
+            defined |= cls.defines
+        for base in entity.value.bases:
+            self._admin_walk(self.evaluate(entity.file, base), library, exposed, defined,
+                             depth + 1)  # fmt: skip
+
     def _unread(self, found: list[FoundRoute]) -> None:
         """Never an empty document that says nothing: a framework the pack does not read is
         named where it is used; an app or router of one it reads, when no route is listed at
@@ -1296,6 +1485,8 @@ class _RouteResolver:
         places: dict[str, list[JSONObject]] = {}
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
+                if framework == "Flask-Admin" and self.admin_read:  # `_flask_admin` named it
+                    continue
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             code, detail = UNRESOLVED_ROUTE, _generated(framework)

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
+
+if TYPE_CHECKING:
+    from .flask_admin import AdminFacts
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -860,6 +863,7 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    admin: AdminFacts | None = None  # Python: Flask-Admin's views and admins (`flask_admin`)
 
 
 def _pickled_by_fields(*classes: type) -> None:

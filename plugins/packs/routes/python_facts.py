@@ -25,6 +25,7 @@ from .auth import (
     PYTHON_USER_CHECK_HEADS,
 )
 from .django_facts import django_facts
+from .flask_admin import admin_facts
 from .frameworks import PYTHON, ViewDecorator, unread_uses
 from .heads import search_gated
 from .model import (
@@ -123,6 +124,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         stores=tuple(reader.stores),
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package) if django else None,
+        admin=admin_facts(tree) if "flask_admin" in source or "add_view" in source else None,
     )
 
 
