@@ -10,13 +10,15 @@ to the class name lower-cased, a `ModelView`'s to its model's (`BaseModelView._g
 Each method decorated `@expose(url='/', methods=('GET',))` along the view class's bases (a
 method re-defined without it serves nothing: `AdminViewMeta` reads the attribute it finds) is a
 route `<view url><url>`, joined as Flask joins a blueprint's prefix and rule. These facts are
-linked by `linker` (`_flask_admin`), which follows the classes across files."""
+linked by `linker` (`_flask_admin`), which follows the classes across files. The library's
+names are its record (`frameworks.FLASK_ADMIN`)."""
 
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 
+from .frameworks import FLASK_ADMIN as SITE
 from .model import HTTP_METHODS
 
 COMPUTED = "\x00computed"  # a keyword given a value not written as a literal
@@ -136,7 +138,7 @@ def _plugview_lines(node: ast.ClassDef) -> tuple[int, ...]:
         for item in node.body
         if isinstance(item, ast.ClassDef)
         for d in item.decorator_list
-        if isinstance(d, ast.Call) and (_dotted(d.func) or "").endswith("expose_plugview")
+        if isinstance(d, ast.Call) and (_dotted(d.func) or "").rpartition(".")[2] == SITE.plugview
     )
 
 
@@ -154,15 +156,18 @@ def _view_call(node: ast.expr | None) -> ViewCall | None:
 def admin_facts(tree: ast.Module) -> AdminFacts | None:
     """The Flask-Admin facts of a parsed file; None when it holds none."""
     imports = False  # the file imports Flask-Admin: an `Admin` it calls is the library's
-    makers = {"Admin"}  # the names `Admin` is bound to (`from flask_admin import Admin as B`)
-    exposers = {"expose"}  # and `expose` (`from flask_admin import expose as page`)
+    makers = {SITE.maker}  # the names `Admin` is bound to (`from flask_admin import Admin as B`)
+    exposers = {SITE.expose}  # and `expose` (`from flask_admin import expose as page`)
     for walked in ast.walk(tree):
-        if isinstance(walked, ast.ImportFrom) and (walked.module or "").startswith("flask_admin"):
+        if (
+            isinstance(walked, ast.ImportFrom)
+            and (walked.module or "").split(".")[0] == SITE.module
+        ):
             imports = True
-            makers |= {a.asname for a in walked.names if a.name == "Admin" and a.asname}
-            exposers |= {a.asname for a in walked.names if a.name == "expose" and a.asname}
+            makers |= {a.asname for a in walked.names if a.name == SITE.maker and a.asname}
+            exposers |= {a.asname for a in walked.names if a.name == SITE.expose and a.asname}
         elif isinstance(walked, ast.Import):
-            imports |= any(a.name.startswith("flask_admin") for a in walked.names)
+            imports |= any(a.name.split(".")[0] == SITE.module for a in walked.names)
     if not imports:  # no Flask-Admin here: its classes expose nothing, its `Admin` is another
         exposers.clear()
     classes: dict[str, AdminClass] = {}
@@ -189,21 +194,29 @@ def admin_facts(tree: ast.Module) -> AdminFacts | None:
                 and isinstance(value, ast.Call)
                 and (_dotted(value.func) or "").rpartition(".")[2] in makers
             ):
-                url = value.args[2] if len(value.args) > 2 else _keyword(value, "url")
-                index = value.args[4] if len(value.args) > 4 else _keyword(value, "index_view")
+                url = (
+                    value.args[SITE.maker_url]
+                    if len(value.args) > SITE.maker_url
+                    else _keyword(value, "url")
+                )
+                index = (
+                    value.args[SITE.maker_index]
+                    if len(value.args) > SITE.maker_index
+                    else _keyword(value, "index_view")
+                )
                 admins.append(AdminMake(target, _text(url), _view_call(index), value.lineno, True))
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         receiver = _dotted(node.func.value)
         if receiver is None:
             continue
-        if node.func.attr == "init_app" and _keyword(node, "index_view") is not None:
+        if node.func.attr == SITE.init_call and _keyword(node, "index_view") is not None:
             url = _keyword(node, "url")
             admins.append(AdminMake(receiver, _text(url),
                                     _view_call(_keyword(node, "index_view")), node.lineno, False))  # fmt: skip
-        elif node.func.attr == "add_view" and node.args:
+        elif node.func.attr == SITE.add_calls[0] and node.args:
             add_views.append(AddView(receiver, _view_call(node.args[0]), node.lineno))
-        elif node.func.attr == "add_views":
+        elif node.func.attr == SITE.add_calls[1]:
             add_views += (AddView(receiver, _view_call(a), node.lineno) for a in node.args)
     if not any(c.exposed or c.plugviews for c in classes.values()) and not admins and not add_views:
         return None

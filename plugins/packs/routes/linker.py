@@ -30,6 +30,7 @@ from .flask_admin import join as blueprint_join
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
+    FLASK_ADMIN,
     GENERATORS,
     JAVASCRIPT,
     NOT_ROUTER_PACKAGES,
@@ -1320,13 +1321,15 @@ class _RouteResolver:
             return found
         self.admin_read = True
         for (path, _), makes in sorted(admins.items()):
-            url: str | None = "/admin"
+            url: str | None = FLASK_ADMIN.url
             index: ViewCall | None = None
             for one in sorted(makes, key=lambda m: not m.made):  # `Admin(...)`, then `init_app`
                 url = one.url if one.url is not None else url
                 index = one.index_view or index
             line = index.line if index is not None else makes[0].line
-            found += self._admin_view(path, line, index, url, url, "admin", index=True)
+            found += self._admin_view(
+                path, line, index, url, url, FLASK_ADMIN.index_endpoint, index=True
+            )
         for path, add in adds:
             where = self._admin_of(path, add.receiver, made_here)
             admin = self.modules[path].admin
@@ -1334,7 +1337,7 @@ class _RouteResolver:
                 continue  # another library's `add_view` (the project's own admin class)
             url = None
             for one in admins.get(where, []) if where is not None else []:
-                url = (one.url if one.url is not None else url) or "/admin"
+                url = (one.url if one.url is not None else url) or FLASK_ADMIN.url
             found += self._admin_view(path, add.line, add.view, url, None, "", index=False)
         return found
 
@@ -1369,9 +1372,9 @@ class _RouteResolver:
         library: list[str] = []
         exposed: dict[str, tuple[str, Exposed]] = {}
         defined: set[str] = set()
-        name = "AdminIndexView" if view is None else view.callee
+        name = _INDEX_VIEW if view is None else view.callee
         if view is None:
-            library.append("flask_admin.AdminIndexView")
+            library.append(f"{FLASK_ADMIN.module}.{_INDEX_VIEW}")
         else:
             head, *rest = view.callee.split(".")
             entity = self._lookup(path, head)
@@ -1382,13 +1385,15 @@ class _RouteResolver:
             admin_url = None
         if library:
             self._unresolved(UNRESOLVED_ROUTE, path, line, (
-                f"Flask-Admin is configured here: the routes its "
+                f"{FLASK_ADMIN.name} is configured here: the routes its "
                 f"{', '.join(dict.fromkeys(library))} generates at run time for the view "
                 f"`{name}` are not listed"))  # fmt: skip
         endpoint: str | None = default_endpoint
         if view is not None and not index:
             endpoint = view.endpoint or name.rpartition(".")[2].lower()
-            if any("ModelView" in lib for lib in library) and not view.endpoint:
+            if not view.endpoint and any(
+                lib.rpartition(".")[2] in FLASK_ADMIN.modelled for lib in library
+            ):
                 endpoint = self._model_name(path, view.model)  # `BaseModelView._get_endpoint`
         if endpoint is None:  # a model the scanned files do not name (a loop's variable)
             for file, item in exposed.values():
@@ -1401,7 +1406,7 @@ class _RouteResolver:
             gaps = ((path, line, "the Flask-Admin admin this view is added to, or its url, is "
                      "not shown by the scanned files: the prefix its routes are under is not "
                      "known"),)  # fmt: skip
-            admin_url = "/admin"
+            admin_url = FLASK_ADMIN.url
         if view is not None and view.url not in (None, COMPUTED):
             base = view_url(admin_url, endpoint, view.url, index)
         else:
@@ -1449,13 +1454,11 @@ class _RouteResolver:
         if depth > _MAX_DEPTH:
             return
         if isinstance(entity, _External):
-            if entity.module.split(".")[0] != "flask_admin":
+            if entity.module.split(".")[0] != FLASK_ADMIN.module:
                 library.append(".".join((entity.module, *entity.path)))
                 return
-            last = entity.path[-1] if entity.path else ""
-            if last in ("BaseView", "AdminIndexView") and (
-                last == "BaseView" or "index" in defined
-            ):
+            serving = FLASK_ADMIN.views.get(entity.path[-1] if entity.path else "")
+            if serving is not None and defined.issuperset(serving):  # none of its own left
                 return
             library.append(".".join((entity.module, *entity.path)))
             return
@@ -1485,7 +1488,7 @@ class _RouteResolver:
         places: dict[str, list[JSONObject]] = {}
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
-                if framework == "Flask-Admin" and self.admin_read:  # `_flask_admin` named it
+                if framework == FLASK_ADMIN.name and self.admin_read:  # `_flask_admin` named it
                     continue
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
@@ -4226,6 +4229,8 @@ _READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 
 _EMPTY_PYTHON = ModuleFacts("python")
+# the library's index view class, the admin's own when the project gives none
+_INDEX_VIEW = next(n for n, served in FLASK_ADMIN.views.items() if served)
 _EMPTY_JS = ModuleFacts("javascript")
 
 
