@@ -12,7 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from routes_harness import document, finding_places, fixture_files, placed, scanned_both_ways
+from routes_harness import (
+    document,
+    finding_places,
+    fixture_files,
+    names,
+    placed,
+    scanned_both_ways,
+)
 
 FILES = fixture_files("flask-admin-views")
 
@@ -77,6 +84,33 @@ def test_the_routes_the_library_generates_are_named_at_the_view_that_adds_them()
     assert details["shop/extensions.py:4"].startswith("Flask-Admin is configured here")
     assert "AdminIndexView" in details["shop/extensions.py:4"]
     assert "shop/own_admin.py" not in " ".join(details)
+
+
+def test_an_index_view_given_without_a_url_is_at_slash_admin_whatever_the_admin_s_url() -> None:
+    """`Admin(url='/x', index_view=Home())`: the views are under `/x`, the index view at its
+    own default url, `/admin` (`AdminIndexView(url=None)`); `Admin(app)` alone: `/admin`."""
+    files = {
+        "hub.py": (
+            "import flask_admin as fa\n"
+            "from flask import Flask\n"
+            "\n"
+            "class Home(fa.AdminIndexView):\n"
+            "    @fa.expose('/')\n"
+            "    def index(self): ...\n"
+            "\n"
+            "class Tool(fa.BaseView):\n"
+            "    @fa.expose('/run', methods=('POST',))\n"
+            "    def run(self): ...\n"
+            "\n"
+            "hub = Flask(__name__)\n"
+            "panel = fa.Admin(hub, url='/x', index_view=Home())\n"
+            "panel.add_view(Tool())\n"
+            "plain = fa.Admin(hub, endpoint='plain')\n"
+            "plain.add_view(Tool(endpoint='t2'))\n"
+        )
+    }
+    assert names(files) == {"GET /admin/", "POST /x/tool/run", "POST /admin/t2/run"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["hub.py:15"]  # `plain`'s own index
 
 
 def test_flask_admin_views_with_the_pre_filter_are_the_scan_of_every_file(

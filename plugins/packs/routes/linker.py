@@ -1320,24 +1320,26 @@ class _RouteResolver:
         if not made_here and not adds:
             return found
         self.admin_read = True
-        for (path, _), makes in sorted(admins.items()):
-            url: str | None = FLASK_ADMIN.url
+        urls: dict[tuple[str, str], str] = {}
+        for key, makes in sorted(admins.items()):
+            given: str | None = None  # `Admin(url=)`, `init_app(index_view=, url=)`
             index: ViewCall | None = None
             for one in sorted(makes, key=lambda m: not m.made):  # `Admin(...)`, then `init_app`
-                url = one.url if one.url is not None else url
+                given = one.url if one.url is not None else given
                 index = one.index_view or index
+            # `AdminIndexView(url=None)` is at `/admin`, the admin's own index at the admin's
+            # url; the admin at its `url`, else its index view's (`Admin.__init__`)
+            own = given if index is None else index.url
+            urls[key] = given or own or FLASK_ADMIN.url
             line = index.line if index is not None else makes[0].line
-            found += self._admin_view(
-                path, line, index, url, url, FLASK_ADMIN.index_endpoint, index=True
-            )
+            found += self._admin_view(key[0], line, index, urls[key], own or FLASK_ADMIN.url,
+                                      FLASK_ADMIN.index_endpoint, index=True)  # fmt: skip
         for path, add in adds:
             where = self._admin_of(path, add.receiver, made_here)
             admin = self.modules[path].admin
             if where is None and not (admin is not None and admin.imports):
                 continue  # another library's `add_view` (the project's own admin class)
-            url = None
-            for one in admins.get(where, []) if where is not None else []:
-                url = (one.url if one.url is not None else url) or FLASK_ADMIN.url
+            url = urls.get(where) if where is not None else None
             found += self._admin_view(path, add.line, add.view, url, None, "", index=False)
         return found
 
@@ -1407,6 +1409,7 @@ class _RouteResolver:
                      "not shown by the scanned files: the prefix its routes are under is not "
                      "known"),)  # fmt: skip
             admin_url = FLASK_ADMIN.url
+        own_url = None if own_url == COMPUTED else own_url
         if view is not None and view.url not in (None, COMPUTED):
             base = view_url(admin_url, endpoint, view.url, index)
         else:
