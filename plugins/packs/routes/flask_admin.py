@@ -154,22 +154,54 @@ def _view_call(node: ast.expr | None) -> ViewCall | None:
 
 
 def admin_facts(tree: ast.Module) -> AdminFacts | None:
-    """The Flask-Admin facts of a parsed file; None when it holds none."""
+    """The Flask-Admin facts of a parsed file; None when it holds none. One walk of the tree:
+    its imports, its `name = Admin(...)` candidates (kept where `Admin` is the library's, once
+    the imports are known) and its `init_app`/`add_view` calls."""
     imports = False  # the file imports Flask-Admin: an `Admin` it calls is the library's
     makers = {SITE.maker}  # the names `Admin` is bound to (`from flask_admin import Admin as B`)
     exposers = {SITE.expose}  # and `expose` (`from flask_admin import expose as page`)
-    for walked in ast.walk(tree):
-        if (
-            isinstance(walked, ast.ImportFrom)
-            and (walked.module or "").split(".")[0] == SITE.module
-        ):
-            imports = True
-            makers |= {a.asname for a in walked.names if a.name == SITE.maker and a.asname}
-            exposers |= {a.asname for a in walked.names if a.name == SITE.expose and a.asname}
-        elif isinstance(walked, ast.Import):
-            imports |= any(a.name.split(".")[0] == SITE.module for a in walked.names)
+    made: list[tuple[str, str, ast.Call]] = []  # (name bound, callee's last name, the call)
+    admins: list[AdminMake] = []
+    add_views: list[AddView] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if (node.module or "").split(".")[0] == SITE.module:
+                imports = True
+                makers |= {a.asname for a in node.names if a.name == SITE.maker and a.asname}
+                exposers |= {a.asname for a in node.names if a.name == SITE.expose and a.asname}
+        elif isinstance(node, ast.Import):
+            imports |= any(a.name.split(".")[0] == SITE.module for a in node.names)
+        elif isinstance(node, ast.Assign):
+            target = _dotted(node.targets[0]) if len(node.targets) == 1 else None
+            if target is not None and isinstance(node.value, ast.Call):
+                made.append(
+                    (target, (_dotted(node.value.func) or "").rpartition(".")[2], node.value)
+                )
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = _dotted(node.func.value)
+            attr = node.func.attr
+            if receiver is None:
+                continue
+            if attr == SITE.init_call and _keyword(node, "index_view") is not None:
+                url = _keyword(node, "url")
+                admins.append(AdminMake(receiver, _text(url),
+                                        _view_call(_keyword(node, "index_view")), node.lineno,
+                                        False))  # fmt: skip
+            elif attr == SITE.add_calls[0] and node.args:
+                add_views.append(AddView(receiver, _view_call(node.args[0]), node.lineno))
+            elif attr == SITE.add_calls[1]:
+                add_views += (AddView(receiver, _view_call(a), node.lineno) for a in node.args)
     if not imports:  # no Flask-Admin here: its classes expose nothing, its `Admin` is another
         exposers.clear()
+        made.clear()
+    for target, callee, value in made:
+        if callee not in makers:
+            continue
+        url = value.args[SITE.maker_url] if len(value.args) > SITE.maker_url else None
+        index = value.args[SITE.maker_index] if len(value.args) > SITE.maker_index else None
+        url = url or _keyword(value, "url")
+        index = index or _keyword(value, "index_view")
+        admins.insert(0, AdminMake(target, _text(url), _view_call(index), value.lineno, True))
     classes: dict[str, AdminClass] = {}
     for statement in tree.body:
         if isinstance(statement, ast.ClassDef):
@@ -183,41 +215,6 @@ def admin_facts(tree: ast.Module) -> AdminFacts | None:
                 exposed,
                 _plugview_lines(statement),
             )
-    admins: list[AdminMake] = []
-    add_views: list[AddView] = []
-    for node in ast.walk(tree):  # `ast.AST`s
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            value, target = node.value, _dotted(node.targets[0])
-            if (
-                target is not None
-                and imports
-                and isinstance(value, ast.Call)
-                and (_dotted(value.func) or "").rpartition(".")[2] in makers
-            ):
-                url = (
-                    value.args[SITE.maker_url]
-                    if len(value.args) > SITE.maker_url
-                    else _keyword(value, "url")
-                )
-                index = (
-                    value.args[SITE.maker_index]
-                    if len(value.args) > SITE.maker_index
-                    else _keyword(value, "index_view")
-                )
-                admins.append(AdminMake(target, _text(url), _view_call(index), value.lineno, True))
-        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-            continue
-        receiver = _dotted(node.func.value)
-        if receiver is None:
-            continue
-        if node.func.attr == SITE.init_call and _keyword(node, "index_view") is not None:
-            url = _keyword(node, "url")
-            admins.append(AdminMake(receiver, _text(url),
-                                    _view_call(_keyword(node, "index_view")), node.lineno, False))  # fmt: skip
-        elif node.func.attr == SITE.add_calls[0] and node.args:
-            add_views.append(AddView(receiver, _view_call(node.args[0]), node.lineno))
-        elif node.func.attr == SITE.add_calls[1]:
-            add_views += (AddView(receiver, _view_call(a), node.lineno) for a in node.args)
     if not any(c.exposed or c.plugviews for c in classes.values()) and not admins and not add_views:
         return None
     return AdminFacts(classes, tuple(admins), tuple(add_views), imports)
