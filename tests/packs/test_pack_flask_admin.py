@@ -93,12 +93,13 @@ def test_an_index_view_given_without_a_url_is_at_slash_admin_whatever_the_admin_
         "hub.py": (
             "import flask_admin as fa\n"
             "from flask import Flask\n"
+            "from guard_kit import GuardMixin\n"
             "\n"
             "class Home(fa.AdminIndexView):\n"
             "    @fa.expose('/')\n"
             "    def index(self): ...\n"
             "\n"
-            "class Tool(fa.BaseView):\n"
+            "class Tool(GuardMixin, fa.BaseView):  # another package's mixin: no finding\n"
             "    @fa.expose('/run', methods=('POST',))\n"
             "    def run(self): ...\n"
             "\n"
@@ -110,7 +111,7 @@ def test_an_index_view_given_without_a_url_is_at_slash_admin_whatever_the_admin_
         )
     }
     assert names(files) == {"GET /admin/", "POST /x/tool/run", "POST /admin/t2/run"}
-    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["hub.py:15"]  # `plain`'s own index
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["hub.py:16"]  # `plain`'s own index
 
 
 def test_flask_admin_views_with_the_pre_filter_are_the_scan_of_every_file(

@@ -1383,6 +1383,10 @@ class _RouteResolver:
             for segment in rest:
                 entity = self._member(entity, segment) if entity is not None else None
             self._admin_walk(entity, library, exposed, defined, 0)
+            # another package's class beside a Flask-Admin one is a mixin (`LoginMixin`)
+            reached = any(not lib.startswith("?") for lib in library)
+            library = [lib.lstrip("?") for lib in library if not lib.startswith("=")
+                       and not (reached and lib.startswith("?"))]  # fmt: skip
         if admin_url == COMPUTED or (view is not None and COMPUTED in (view.url, view.endpoint)):
             admin_url = None
         if library:
@@ -1457,13 +1461,15 @@ class _RouteResolver:
         if depth > _MAX_DEPTH:
             return
         if isinstance(entity, _External):
+            name = ".".join((entity.module, *entity.path))
             if entity.module.split(".")[0] != FLASK_ADMIN.module:
-                library.append(".".join((entity.module, *entity.path)))
+                library.append(f"?{name}")  # a mixin, unless no Flask-Admin class is reached
                 return
             serving = FLASK_ADMIN.views.get(entity.path[-1] if entity.path else "")
             if serving is not None and defined.issuperset(serving):  # none of its own left
+                library.append(f"={name}")
                 return
-            library.append(".".join((entity.module, *entity.path)))
+            library.append(name)
             return
         if not isinstance(entity, _Scoped) or not isinstance(entity.value, Namespace):
             library.append("a class the scanned files do not show")
