@@ -247,6 +247,49 @@ class Framework:
 
 
 @dataclass(frozen=True, slots=True)
+class AdminSite:
+    """A library whose admin object serves the class-based views it adds, each as a blueprint
+    (Flask-Admin; read by `flask_admin` and `linker._flask_admin`): `maker` the class making an
+    admin (its `url` and `index_view` at these positional indexes too), `init_call` the method
+    that attaches it to an app (its `index_view`/`url` keywords change the admin's),
+    `add_calls` the methods adding one view (`add_view`) or several (`add_views`), `expose`
+    the method decorator making a route of a view's method (`expose(url='/', methods=('GET',))`),
+    `url` an admin's url when none is given (its default index view's), `index_endpoint` that
+    view's endpoint; `views` the library's view classes whose own routes are known, by the
+    methods serving them (`BaseView`: none; `AdminIndexView`: `index`, none once the project
+    re-defines it); any other library class is named in an `UNRESOLVED_ROUTE` where the view
+    is added; `modelled` the classes whose endpoint defaults to their model's name (the first
+    argument's class name lower-cased), else the view class's name lower-cased."""
+
+    name: str
+    module: str
+    maker: str = "Admin"
+    maker_url: int = 2
+    maker_index: int = 4
+    init_call: str = "init_app"
+    add_calls: tuple[str, str] = ("add_view", "add_views")
+    expose: str = "expose"
+    plugview: str = "expose_plugview"  # exposes a Flask view class: not read, a finding
+    url: str = "/admin"
+    index_endpoint: str = "admin"
+    views: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    modelled: tuple[str, ...] = ()
+    # bytes a file adding a view must hold one of (the pre-filter admits it: the admin may be
+    # imported from another module, so the add call may be the file's only word of it)
+    seeds: tuple[bytes, ...] = ()
+
+
+# Flask-Admin, read in 1.5.6 (`flask_admin/base.py`, `model/base.py`) and 2.x, alike here
+FLASK_ADMIN = AdminSite(
+    "Flask-Admin",
+    "flask_admin",
+    views={"BaseView": (), "AdminIndexView": ("index",)},
+    modelled=("ModelView", "BaseModelView"),
+    seeds=(b"flask_admin", b"add_view"),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Unread:  # a framework pack-http-routes recognises but does not read
     """A framework: its name as the finding says it, and how its use is recognised."""
 

@@ -25,9 +25,12 @@ from . import js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
+from .flask_admin import COMPUTED, AddView, AdminMake, Exposed, ViewCall, view_url
+from .flask_admin import join as blueprint_join
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
+    FLASK_ADMIN,
     GENERATORS,
     JAVASCRIPT,
     NOT_ROUTER_PACKAGES,
@@ -110,6 +113,8 @@ from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY as OPTION_ROUTES
 from .paths import (
     brace_path,
+    flask_path,
+    flask_shape,
     has_regex,
     join,
     join_prefix,
@@ -503,6 +508,7 @@ class _RouteResolver:
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
+        self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in self.modules.items()
@@ -1295,6 +1301,7 @@ class _RouteResolver:
                     self.unresolved.setdefault((UNRESOLVED_PREFIX, file, line, detail), []).append(
                         where
                     )
+        found += self._flask_admin()
         self._unread(found)
         self._foreign_routers()
         for file, line, detail in self.nest.unread_controllers():
@@ -1367,6 +1374,200 @@ class _RouteResolver:
                         return True
         return False
 
+    def _flask_admin(self) -> list[FoundRoute]:
+        """Flask-Admin's views (`flask_admin`): the project's `@expose` methods of each view
+        an admin adds, at its url; the routes the library's own view classes serve
+        (`ModelView`'s list, create, edit, delete, export..., `AdminIndexView`'s index when the
+        project does not re-define it) an `UNRESOLVED_ROUTE` at the `add_view` call naming
+        Flask-Admin and the class, as is a view whose class or url the scanned files do not
+        show."""
+        found: list[FoundRoute] = []
+        admins: dict[tuple[str, str], list[AdminMake]] = {}
+        adds: list[tuple[str, AddView]] = []
+        for path, facts in sorted(self.modules.items()):
+            if facts.admin is None:
+                continue
+            for made in facts.admin.admins:
+                admins.setdefault((path, made.name), []).append(made)
+            adds += ((path, add) for add in facts.admin.add_views)
+        made_here = {key for key, makes in admins.items() if any(m.made for m in makes)}
+        for key in [k for k in admins if k not in made_here]:  # `init_app` on an imported one
+            where = self._admin_of(*key, made_here)
+            if where is not None and where != key:
+                admins.setdefault(where, []).extend(admins.pop(key))
+        if not made_here and not adds:
+            return found
+        self.admin_read = True
+        urls: dict[tuple[str, str], str] = {}
+        for key, makes in sorted(admins.items()):
+            given: str | None = None  # `Admin(url=)`, `init_app(index_view=, url=)`
+            index: ViewCall | None = None
+            for one in sorted(makes, key=lambda m: not m.made):  # `Admin(...)`, then `init_app`
+                given = one.url if one.url is not None else given
+                index = one.index_view or index
+            # `AdminIndexView(url=None)` is at `/admin`, the admin's own index at the admin's
+            # url; the admin at its `url`, else its index view's (`Admin.__init__`)
+            own = given if index is None else index.url
+            urls[key] = given or own or FLASK_ADMIN.url
+            line = index.line if index is not None else makes[0].line
+            found += self._admin_view(key[0], line, index, urls[key], own or FLASK_ADMIN.url,
+                                      FLASK_ADMIN.index_endpoint, index=True)  # fmt: skip
+        for path, add in adds:
+            where = self._admin_of(path, add.receiver, made_here)
+            admin = self.modules[path].admin
+            if where is None and not (admin is not None and admin.imports):
+                continue  # another library's `add_view` (the project's own admin class)
+            url = urls.get(where) if where is not None else None
+            found += self._admin_view(path, add.line, add.view, url, None, "", index=False)
+        return found
+
+    def _admin_of(self, path: str, name: str, made: set[tuple[str, str]]) -> tuple[str, str] | None:
+        """The Flask-Admin `Admin` (file, name where it is made) `name` in `path` is, following
+        `from m import name` across files."""
+        for _ in range(_MAX_DEPTH):
+            if (path, name) in made:
+                return (path, name)
+            binding = self._facts(path).bindings.get(name)
+            if not isinstance(binding, ImportRef) or binding.attr is None:
+                return None
+            file = self.python_files.get(binding.module)
+            if file is None:
+                return None
+            path, name = file, binding.attr
+        return None
+
+    def _admin_view(
+        self,
+        path: str,
+        line: int,
+        view: ViewCall | None,
+        admin_url: str | None,
+        own_url: str | None,
+        default_endpoint: str,
+        *,
+        index: bool,
+    ) -> list[FoundRoute]:
+        """The routes of one Flask-Admin view added at `path`:`line` (`view` None: the
+        library's `AdminIndexView`)."""
+        library: list[str] = []
+        exposed: dict[str, tuple[str, Exposed]] = {}
+        defined: set[str] = set()
+        name = _INDEX_VIEW if view is None else view.callee
+        if view is None:
+            library.append(f"{FLASK_ADMIN.module}.{_INDEX_VIEW}")
+        else:
+            head, *rest = view.callee.split(".")
+            entity = self._lookup(path, head)
+            for segment in rest:
+                entity = self._member(entity, segment) if entity is not None else None
+            self._admin_walk(entity, library, exposed, defined, 0)
+            # another package's class beside a Flask-Admin one is a mixin (`LoginMixin`)
+            reached = any(not lib.startswith("?") for lib in library)
+            library = [lib.lstrip("?") for lib in library if not lib.startswith("=")
+                       and not (reached and lib.startswith("?"))]  # fmt: skip
+        if admin_url == COMPUTED or (view is not None and COMPUTED in (view.url, view.endpoint)):
+            admin_url = None
+        if library:
+            self._unresolved(UNRESOLVED_ROUTE, path, line, (
+                f"{FLASK_ADMIN.name} is configured here: the routes its "
+                f"{', '.join(dict.fromkeys(library))} generates at run time for the view "
+                f"`{name}` are not listed"))  # fmt: skip
+        endpoint: str | None = default_endpoint
+        if view is not None and not index:
+            endpoint = view.endpoint or name.rpartition(".")[2].lower()
+            if not view.endpoint and any(
+                lib.rpartition(".")[2] in FLASK_ADMIN.modelled for lib in library
+            ):
+                endpoint = self._model_name(path, view.model)  # `BaseModelView._get_endpoint`
+        if endpoint is None:  # a model the scanned files do not name (a loop's variable)
+            for file, item in exposed.values():
+                self._unresolved(UNRESOLVED_ROUTE, file, item.line, (
+                    f"the view `{name}` is added at {path}:{line} with a model whose name "
+                    f"(its endpoint) is not known: the route of `{item.method}` is not listed"))  # fmt: skip
+            return []
+        gaps: tuple[Gap, ...] = ()
+        if admin_url is None:
+            gaps = ((path, line, "the Flask-Admin admin this view is added to, or its url, is "
+                     "not shown by the scanned files: the prefix its routes are under is not "
+                     "known"),)  # fmt: skip
+            admin_url = FLASK_ADMIN.url
+        own_url = None if own_url == COMPUTED else own_url
+        if view is not None and view.url not in (None, COMPUTED):
+            base = view_url(admin_url, endpoint, view.url, index)
+        else:
+            base = own_url if own_url is not None else view_url(admin_url, endpoint, None, index)
+        routes: list[FoundRoute] = []
+        for file, item in sorted(exposed.values(), key=lambda v: (v[0], v[1].line)):
+            if item.url is None or item.methods is None:
+                self._unresolved(UNRESOLVED_ROUTE, file, item.line,
+                                 f"the url or methods of this Flask-Admin `@expose` are "
+                                 f"computed: the route of `{name}.{item.method}` is not listed")  # fmt: skip
+                continue
+            rule = blueprint_join(base, item.url)
+            route = flask_path(rule)
+            for method in item.methods:
+                if method in ("HEAD", "OPTIONS"):
+                    continue
+                routes.append(FoundRoute(method, route, file, item.line, FLASK, item.method,
+                                         UNKNOWN, gaps, shape=flask_shape(rule)))  # fmt: skip
+        return routes
+
+    def _model_name(self, path: str, model: str | None) -> str | None:
+        """A ModelView's endpoint: its model class's name lower-cased, where `model` (as
+        written in `path`) names a class (imported or defined); None otherwise."""
+        if model is None:
+            return None
+        head, _, last = model.rpartition(".")
+        binding = self._facts(path).bindings.get(model) if not head else None
+        if isinstance(binding, ImportRef) and binding.attr:
+            return binding.attr.lower()
+        if head or isinstance(binding, Namespace):  # `models.User`: a module's class
+            return last.lower()
+        return None
+
+    def _admin_walk(
+        self,
+        entity: _Entity | None,
+        library: list[str],
+        exposed: dict[str, tuple[str, Exposed]],
+        defined: set[str],
+        depth: int,
+    ) -> None:
+        """Along a view class's bases, first base first (as Python's MRO is for the single and
+        simple multiple inheritance admin views use): the project's exposed methods a class
+        nearer the view does not re-define, and the library's view classes reached."""
+        if depth > _MAX_DEPTH:
+            return
+        if isinstance(entity, _External):
+            name = ".".join((entity.module, *entity.path))
+            if entity.module.split(".")[0] != FLASK_ADMIN.module:
+                library.append(f"?{name}")  # a mixin, unless no Flask-Admin class is reached
+                return
+            serving = FLASK_ADMIN.views.get(entity.path[-1] if entity.path else "")
+            if serving is not None and defined.issuperset(serving):  # none of its own left
+                library.append(f"={name}")
+                return
+            library.append(name)
+            return
+        if not isinstance(entity, _Scoped) or not isinstance(entity.value, Namespace):
+            library.append("a class the scanned files do not show")
+            return
+        facts = self._facts(entity.file)
+        names = {id(v): n for n, v in facts.bindings.items()}
+        cls = facts.admin.classes.get(names.get(id(entity.value), "")) if facts.admin else None
+        if cls is not None:
+            for item in cls.exposed:
+                if item.method not in defined:
+                    exposed.setdefault(item.method, (entity.file, item))
+            for plug in cls.plugviews:
+                self._unresolved(UNRESOLVED_ROUTE, entity.file, plug,
+                                 "a Flask view class exposed by Flask-Admin's `expose_plugview` "
+                                 "is not read: its routes are not listed")  # fmt: skip
+            defined |= cls.defines
+        for base in entity.value.bases:
+            self._admin_walk(self.evaluate(entity.file, base), library, exposed, defined,
+                             depth + 1)  # fmt: skip
+
     def _unread(self, found: list[FoundRoute]) -> None:
         """Never an empty document that says nothing: a framework the pack does not read is
         named where it is used; an app or router of one it reads, when no route is listed at
@@ -1374,6 +1575,8 @@ class _RouteResolver:
         places: dict[str, list[JSONObject]] = {}
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
+                if framework == FLASK_ADMIN.name and self.admin_read:  # `_flask_admin` named it
+                    continue
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             code, detail = UNRESOLVED_ROUTE, _generated(framework)
@@ -4188,6 +4391,8 @@ _READ = ", ".join(_READ_NAMES[:-1]) + " and " + _READ_NAMES[-1]
 
 
 _EMPTY_PYTHON = ModuleFacts("python")
+# the library's index view class, the admin's own when the project gives none
+_INDEX_VIEW = next(n for n, served in FLASK_ADMIN.views.items() if served)
 _EMPTY_JS = ModuleFacts("javascript")
 
 

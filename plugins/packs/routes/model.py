@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Registration, UrlEntry
+
+if TYPE_CHECKING:
+    from .flask_admin import AdminFacts
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -877,6 +880,7 @@ class ModuleFacts:
     dynamic_imports: tuple[str, ...] = ()
     # Python: a top-level `if __name__ == "__main__":`, a script run as a program (an entry point)
     runs_as_main: bool = False
+    admin: AdminFacts | None = None  # Python: Flask-Admin's views and admins (`flask_admin`)
 
 
 def _pickled_by_fields(*classes: type) -> None:

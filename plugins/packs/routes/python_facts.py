@@ -25,7 +25,8 @@ from .auth import (
     PYTHON_USER_CHECK_HEADS,
 )
 from .django_facts import django_facts
-from .frameworks import PYTHON, ViewDecorator, unread_uses
+from .flask_admin import admin_facts
+from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .heads import search_gated
 from .model import (
     CALL,
@@ -96,6 +97,8 @@ _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # registration calls whose `*args`/`**kwargs` are not bound (never a route of their own)
 _UNBOUND_SPREAD_OK = frozenset({"init_app", "before_request"})
+# a file naming an admin library's package or its add call may hold its admins or views
+_ADMIN_WORDS = re.compile(f"{FLASK_ADMIN.module}|{FLASK_ADMIN.add_calls[0]}")
 _SPREAD_WIDTH = 4  # the elements of a table's item a spread binds (`add_url_rule`'s four)
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
@@ -172,6 +175,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         runs_as_main=_runs_as_main(tree) if "__main__" in source else False,
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package) if django else None,
+        admin=admin_facts(tree) if _ADMIN_WORDS.search(source) else None,
     )
 
 

@@ -64,7 +64,7 @@ from ..entry_points import is_distribution_file
 from ..scan_select import Admission
 from . import nextjs
 from .envfiles import is_env_file
-from .frameworks import BY_KEY, JAVASCRIPT, PYTHON, SEEDS, UNREAD
+from .frameworks import BY_KEY, FLASK_ADMIN, JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
 from .manifests import is_lock, is_manifest
@@ -92,6 +92,7 @@ _PY_NAMES = tuple(
             *ROUTER_FRAMEWORKS,
             *(seed.decode() for f in PYTHON for seed in f.seeds),  # the frameworks read
             *(seed.decode() for seed in SEEDS["python"]),  # frameworks not read, to name them
+            *(seed.decode() for seed in FLASK_ADMIN.seeds),  # admins and their views
         }
     )
 )
