@@ -53,6 +53,14 @@ def fixture_files(name: str, pattern: str = "*.py") -> dict[str, str]:
     }
 
 
+def located(files: dict[str, str]) -> dict[str, str]:
+    """Route name -> `file:line`."""
+    return {
+        str(r["name"]): f"{r['location']['path']}:{r['location']['line']}"
+        for r in document(files)["resources"]
+    }
+
+
 def placed(files: dict[str, str]) -> dict[str, str]:
     """Route name -> `file:line framework`."""
     out: dict[str, str] = {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from routes_harness import document, fixture_files, pre_filtered
+from routes_harness import document, fixture_files, located, pre_filtered
 
 FIXTURE = "js-glob-models"
 SERVED = {
@@ -35,16 +35,9 @@ def _files() -> dict[str, str]:
     return found
 
 
-def _placed(files: dict[str, str]) -> dict[str, str]:
-    return {
-        str(r["name"]): f"{r['location']['path']}:{r['location']['line']}"
-        for r in document(files)["resources"]
-    }
-
-
 def test_each_file_a_glob_lists_names_the_routes_of_its_model() -> None:
     found = document(_files())
-    assert _placed(_files()) == SERVED
+    assert located(_files()) == SERVED
     assert [f for f in found["findings"] if f["code"].startswith("UNRESOLVED")] == []
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from routes_harness import document, fixture_files, pre_filtered
+from routes_harness import document, fixture_files, located, pre_filtered
 
 FIXTURE = "js-model-crud"
 SERVED = {
@@ -35,16 +35,9 @@ def _files() -> dict[str, str]:
     return fixture_files(FIXTURE, "*.js") | fixture_files(FIXTURE, "*.json")
 
 
-def _placed(files: dict[str, str]) -> dict[str, str]:
-    return {
-        str(r["name"]): f"{r['location']['path']}:{r['location']['line']}"
-        for r in document(files)["resources"]
-    }
-
-
 def test_each_model_of_an_imported_list_is_a_crud_family_of_routes() -> None:
     found = document(_files())
-    assert _placed(_files()) == SERVED
+    assert located(_files()) == SERVED
     assert [f for f in found["findings"] if f["code"].startswith("UNRESOLVED")] == []
 
 
@@ -75,7 +68,7 @@ def test_a_loop_over_an_imported_list_in_a_file_spelling_no_bracket() -> None:
             "for (const region of regions) app.get(`/regions/${region}`, (q, s) => s.end());\n"
         ),
     }
-    assert _placed(files) == {"GET /regions/north": "app.js:4", "GET /regions/south": "app.js:4"}
+    assert located(files) == {"GET /regions/north": "app.js:4", "GET /regions/south": "app.js:4"}
 
 
 def test_model_crud_routes_with_the_pre_filter_are_the_scan_of_every_file(

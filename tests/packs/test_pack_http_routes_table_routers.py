@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from routes_harness import document, scanned_both_ways  # noqa: E402
+from routes_harness import document, located, scanned_both_ways  # noqa: E402
 
 
 def _manifest(mapper: str) -> str:
@@ -61,13 +61,6 @@ SHOP: dict[str, str] = {
         "export const staffOnly = (req, res, next) => (req.user ? next() : res.sendStatus(401));\n"
     ),
 }
-
-
-def _placed(files: dict[str, str]) -> dict[str, str]:
-    return {
-        str(r["name"]): f"{r['location']['path']}:{r['location']['line']}"
-        for r in document(files)["resources"]
-    }
 
 
 def test_each_table_entry_is_a_route_at_its_map_call() -> None:
@@ -169,7 +162,7 @@ PINNED: dict[str, str] = {
 
 def test_a_locked_version_sharing_one_router_serves_every_table_on_each() -> None:
     found = document({**PINNED, "yarn.lock": _YARN_LOCK})
-    assert _placed({**PINNED, "yarn.lock": _YARN_LOCK}) == {
+    assert located({**PINNED, "yarn.lock": _YARN_LOCK}) == {
         "POST /v1/signup": "server/main.js:6",
         "GET /v1/catalog/{sku}": "server/main.js:6",
         "GET /v1/orders": "server/back.js:4",
@@ -183,7 +176,7 @@ def test_a_locked_version_sharing_one_router_serves_every_table_on_each() -> Non
 
 def test_a_locked_version_with_a_router_per_call_serves_its_own_table() -> None:
     found = document({**PINNED, "package-lock.json": _NPM_LOCK})
-    assert _placed({**PINNED, "package-lock.json": _NPM_LOCK}) == {
+    assert located({**PINNED, "package-lock.json": _NPM_LOCK}) == {
         "POST /v1/signup": "server/main.js:6",
         "GET /v1/catalog/{sku}": "server/main.js:6",
         "GET /staff/orders": "server/back.js:4",
