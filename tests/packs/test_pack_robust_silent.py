@@ -141,3 +141,116 @@ def test_a_model_within_the_ancestor_cap_is_listed(tmp_path: Path) -> None:
     document = _django_scan(tmp_path, _abstract_chain(20))
     assert [r["name"] for r in document["resources"]] == ["store_ledger"]
     assert document["findings"] == []
+
+
+_ROUTER = "const express = require('express');\nconst web = express();\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "listed"),
+    [
+        ("let at = '/shop';\nat = at + '/cart';\nweb.get(at, h);\n", {"GET /shop/cart"}),
+        ("var at = '/shop';\nat += '/items';\nweb.put(at, h);\n", {"PUT /shop/items"}),
+        (
+            "let at = '/shop';\nweb.get(at, h);\nat = '/later';\nweb.head(at, h);\n",
+            {"GET /shop", "HEAD /later"},
+        ),
+        (
+            "function wire(r) {\n  let sub = '/in';\n  sub = `${sub}/fn`;\n  r.get(sub, h);\n}\n"
+            "wire(web);\n",
+            {"GET /in/fn"},
+        ),
+        (
+            "function wire(r, base) {\n  base += '/v2';\n  r.get(base, h);\n}\nwire(web, '/p');\n",
+            {"GET /p/v2"},
+        ),
+    ],
+    ids=["reassigned", "appended", "before-and-after", "in-a-function", "a-parameter"],
+)
+def test_a_name_bound_again_in_straight_line_code_is_read_in_statement_order(
+    body: str, listed: set[str]
+) -> None:
+    files = {"web.js": _ROUTER + "const h = (q, s) => s.end();\n" + body}
+    assert names(files) == listed
+    assert "UNRESOLVED_ROUTE" not in finding_places(files)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "let at = '/shop';\nif (process.env.OLD) { at = '/store'; }\nweb.get(at, h);\n",
+        "let at = '/shop';\nfor (const part of ['a', 'b']) at += '/' + part;\nweb.get(at, h);\n",
+        "let at = '/shop';\nfunction move() { at = '/moved'; }\nmove();\nweb.get(at, h);\n",
+        "let at = '/shop';\nat = '/two';\nfunction wire() { web.get(at, h); }\nwire();\n",
+        "let n = 1;\nn++;\nweb.get('/v' + n, h);\n",
+        "let at = '/shop';\n[at] = ['/swapped'];\nweb.get(at, h);\n",
+        "let at = '/shop';\n({ at } = { at: '/picked' });\nweb.get(at, h);\n",
+    ],
+    ids=[
+        "if",
+        "loop",
+        "another-function",
+        "closure",
+        "increment",
+        "array-pattern",
+        "object-pattern",
+    ],
+)
+def test_a_name_bound_again_out_of_straight_line_is_a_finding_never_its_first_value(
+    body: str,
+) -> None:
+    files = {"web.js": _ROUTER + "const h = (q, s) => s.end();\n" + body}
+    assert names(files) == set()
+    line = (_ROUTER + "const h = 0;\n" + body).splitlines().index(
+        next(x for x in body.splitlines() if "web.get" in x)
+    ) + 1
+    assert line in [int(p.split(":")[1]) for p in finding_places(files)["UNRESOLVED_ROUTE"]]
+
+
+def test_a_prefix_bound_again_in_a_branch_is_unresolved_at_the_mount() -> None:
+    files = {
+        "web.js": _ROUTER
+        + "const api = require('./api');\nlet mountAt = '/api';\n"
+        + "if (process.env.NEXT) mountAt = '/next';\nweb.use(mountAt, api);\n",
+        "api.js": "const { Router } = require('express');\nconst api = Router();\n"
+        "api.delete('/item', (q, s) => s.end());\nmodule.exports = api;\n",
+    }
+    assert names(files) == {"DELETE /item"}
+    assert "web.js:6" in finding_places(files)["UNRESOLVED_PREFIX"]
+
+
+def test_a_name_declared_in_two_functions_is_each_function_s_own() -> None:
+    files = {
+        "web.js": _ROUTER + "function one(r) { const p = '/one'; r.get(p, (q, s) => s.end()); }\n"
+        "function two(r) { const p = '/two'; r.get(p, (q, s) => s.end()); }\none(web);\ntwo(web);\n"
+    }
+    assert names(files) == {"GET /one", "GET /two"}
+
+
+def test_an_exported_name_bound_again_is_exported_in_statement_order() -> None:
+    files = {
+        "paths.js": "let base = '/a';\nbase = base + '/b';\nmodule.exports = { base };\n",
+        "web.js": _ROUTER
+        + "const { base } = require('./paths');\nweb.get(base, (q, s) => s.end());\n",
+    }
+    assert names(files) == {"GET /a/b"}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "let at = '/shop';\nat = at + '/cart';\nweb.get(at, h);\n",
+        "let at = '/shop';\nif (process.env.OLD) at = '/store';\nweb.get(at, h);\n",
+    ],
+    ids=["straight", "branch"],
+)
+def test_names_bound_again_prefiltered_equal_parse_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str
+) -> None:
+    files = {
+        "package.json": '{"dependencies": {"express": "^4.19.2"}}',
+        "web.js": _ROUTER + "const h = (q, s) => s.end();\n" + body,
+        "other.js": "let at = 1;\nat++;\nmodule.exports = at;\n",
+    }
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]

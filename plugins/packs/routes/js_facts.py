@@ -24,6 +24,7 @@ from . import (
     js_hooks,
     js_loops,
     js_pushed,
+    js_rebound,
     koa_decorators,
     nest,
     nextjs,
@@ -545,11 +546,14 @@ class _Reader:
         self.globals: dict[str, Expr] = {}  # `global.base = v`, `globalThis.base = v`
         self._root: _Node | None = None
         self._spells_tables: bool | None = None  # `_tables`' test of the text, made once
+        self._rebound: js_rebound.Rebound | None = None  # names bound more than once
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
         then what uses them, each kind in source order."""
         self._root = root
+        rebound = js_rebound.Rebound(self, root)
+        self._rebound = rebound if rebound.names else None
         declarators: list[tuple[int, _Node, bool]] = []
         assignments: list[tuple[int, _Node]] = []
         calls: list[tuple[int, int, _Node, _Node, _Node]] = []
@@ -1177,6 +1181,9 @@ class _Reader:
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env):
+                again = self._again(node, name, self._value)
+                if again is not None:  # bound more than once (`js_rebound`)
+                    return again
                 # a parameter shadows the module's name: `(router, base, path) => router.get(
                 # base + path)` in a file that has `const path = require('path')`
                 param = self._param(node, name)
@@ -1208,6 +1215,13 @@ class _Reader:
             if any(_param_site_in(v) for v in values):
                 return Concat(tuple(values))
         return self._expr(node)
+
+    def _again(self, node: _Node, name: str, read: Callable[[_Node], Expr | None]) -> Expr | None:
+        """`name` read at `node` when the file binds it more than once (`js_rebound`): its
+        value in statement order, or `Opaque`; None when the usual rules read it."""
+        if self._rebound is None or name not in self._rebound.names:
+            return None
+        return self._rebound.read(node, name, read)
 
     def _local(self, node: _Node, name: str) -> Expr | None:
         """`name` as a local of the enclosing function declared once before `node` and never
@@ -2155,6 +2169,9 @@ class _Reader:
             name = self._text(node)
             if self._env and name in self._env:
                 return self._bound(self._env[name])
+            again = self._again(node, name, self._expr)
+            if again is not None:  # bound more than once: in statement order, or unknown
+                return again
             if self._scoped:
                 param = self._param(node, name)
                 if param is not None:
@@ -2970,7 +2987,9 @@ class _Reader:
                     fields = []
                 spread.insert(0, value if value is not None else Opaque())
             if prop.type == "shorthand_property_identifier":
-                fields.append((self._text(prop), Sym((self._text(prop),))))
+                spelled = self._text(prop)
+                again = self._again(prop, spelled, self._expr)
+                fields.append((spelled, again if again is not None else Sym((spelled,))))
             elif prop.type == "pair":
                 key = prop.child_by_field_id(self.fields.key)
                 value = self._field_value(prop.child_by_field_id(self.fields.value))
