@@ -164,8 +164,13 @@ _ROUTER = "const express = require('express');\nconst web = express();\n"
             "function wire(r, base) {\n  base += '/v2';\n  r.get(base, h);\n}\nwire(web, '/p');\n",
             {"GET /p/v2"},
         ),
+        (
+            "function wire(r, base) {\n  r.get(base, h);\n}\nwire(web, '/own');\n"
+            "let base = '/x';\nbase = '/y';\n",
+            {"GET /own"},
+        ),
     ],
-    ids=["reassigned", "appended", "before-and-after", "in-a-function", "a-parameter"],
+    ids=["reassigned", "appended", "before-and-after", "in-a-function", "a-parameter", "shadowed"],
 )
 def test_a_name_bound_again_in_straight_line_code_is_read_in_statement_order(
     body: str, listed: set[str]
