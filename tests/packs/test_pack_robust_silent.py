@@ -224,14 +224,6 @@ def test_a_prefix_bound_again_in_a_branch_is_unresolved_at_the_mount() -> None:
     assert "web.js:6" in finding_places(files)["UNRESOLVED_PREFIX"]
 
 
-def test_a_name_declared_in_two_functions_is_each_function_s_own() -> None:
-    files = {
-        "web.js": _ROUTER + "function one(r) { const p = '/one'; r.get(p, (q, s) => s.end()); }\n"
-        "function two(r) { const p = '/two'; r.get(p, (q, s) => s.end()); }\none(web);\ntwo(web);\n"
-    }
-    assert names(files) == {"GET /one", "GET /two"}
-
-
 def test_an_exported_name_bound_again_is_exported_in_statement_order() -> None:
     files = {
         "paths.js": "let base = '/a';\nbase = base + '/b';\nmodule.exports = { base };\n",

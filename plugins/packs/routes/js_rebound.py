@@ -102,15 +102,6 @@ class Rebound:
         declaring = self._declaring_scope(scope, name)
         bound = self._groups(name).get(declaring.id, [])
         count = len(bound) + (1 if self._param_of(declaring, name) else 0)
-        if (
-            count == 1
-            and bound
-            and bound[0][1] == "decl"
-            and bound[0][0].end_byte <= node.start_byte
-        ):
-            # bound once in its own scope, the name bound elsewhere too: this scope's value
-            value = bound[0][0].child_by_field_id(self.reader.fields.value)
-            return read(value) if value is not None else None
         if count < 2:
             return None
         if scope != declaring or len(bound) > MAX_BINDINGS:
