@@ -552,8 +552,7 @@ class _Reader:
         """Imports first (router creation is recognised through them), then declarations,
         then what uses them, each kind in source order."""
         self._root = root
-        rebound = js_rebound.Rebound(self, root)
-        self._rebound = rebound if rebound.names else None
+        rebound = self._rebound = js_rebound.Rebound(self, root)
         declarators: list[tuple[int, _Node, bool]] = []
         assignments: list[tuple[int, _Node]] = []
         calls: list[tuple[int, int, _Node, _Node, _Node]] = []
@@ -563,6 +562,8 @@ class _Reader:
             start, end = match.span()
             node = root.descendant_for_byte_range(start, end)
             if node is None or node.start_byte != start or node.end_byte != end:
+                if node is not None and end - start == 1:  # `+=`, `??=`: a binding
+                    rebound.note(node.parent)
                 continue
             parent = node.parent
             if parent is None:
@@ -575,7 +576,9 @@ class _Reader:
                     outer = parent.parent.parent if parent.parent else None
                     top = outer is not None and outer.type in _TOP_LEVEL
                     declarators.append((parent.start_byte, parent, top))
+                    rebound.note(parent)
                 elif kind == "assignment_expression":
+                    rebound.note(parent)
                     left = parent.child_by_field_id(left_field)
                     if left is not None and (
                         left.type == "member_expression"
@@ -592,6 +595,7 @@ class _Reader:
                     calls.append((call.start_byte, start, call, parent, node))
                 elif (bound := self._bound_call(parent, node)) is not None:
                     calls.append((bound.start_byte, start, bound, parent, node))
+        rebound.updates()
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -1219,7 +1223,7 @@ class _Reader:
     def _again(self, node: _Node, name: str, read: Callable[[_Node], Expr | None]) -> Expr | None:
         """`name` read at `node` when the file binds it more than once (`js_rebound`): its
         value in statement order, or `Opaque`; None when the usual rules read it."""
-        if self._rebound is None or name not in self._rebound.names:
+        if self._rebound is None or not self._rebound.bound_again(name):
             return None
         return self._rebound.read(node, name, read)
 

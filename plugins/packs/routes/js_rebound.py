@@ -21,19 +21,13 @@ from .model import Concat, Expr, Opaque
 if TYPE_CHECKING:
     from .js_facts import _Node, _Reader
 
-_NAME = rb"[A-Za-z_$][\w$]*"
-_DECLARED = re.compile(rb"\b(?:const|let|var)\s+(" + _NAME + rb")\s*=(?![=>])")
-_ASSIGNED = re.compile(
-    rb"(?<![\w$.])(" + _NAME + rb")\s*(?:[-+*/%|&?^]{1,2}|\*\*|<<|>>>?)?=(?![=>])"
-)
-_UPDATED = re.compile(
-    rb"(?:\+\+|--)\s*(" + _NAME + rb")|(?<![\w$.])(" + _NAME + rb")\s*(?:\+\+|--)"
-)
-_PATTERN_SET = re.compile(rb"[\]}]\s*=(?![=>])")  # `[a, b] = x`, `({ a } = x)`
+_UPDATE = re.compile(rb"\+\+|--")
 _FUNCTIONS = frozenset(
     {"arrow_function", "function_expression", "function", "function_declaration",
      "generator_function_declaration", "method_definition"}
 )  # fmt: skip
+_BINDINGS = frozenset({"variable_declarator", "assignment_expression",
+                       "augmented_assignment_expression"})  # fmt: skip
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 _PATTERNS = frozenset({"array_pattern", "object_pattern", "pair_pattern", "rest_pattern",
                        "assignment_pattern", "object_assignment_pattern"})  # fmt: skip
@@ -43,50 +37,14 @@ MAX_BINDINGS = 32  # a name bound more often than this in one body is read as no
 _Site = tuple["_Node", str]
 
 
-def candidates(source: bytes) -> frozenset[str]:
-    """Names the text may bind more than once: assigned outside a declaration, declared twice,
-    incremented, or set by a destructuring assignment (the tree decides, `Rebound.sites`)."""
-    declared: dict[bytes, int] = {}
-    for m in _DECLARED.finditer(source):
-        declared[m.group(1)] = declared.get(m.group(1), 0) + 1
-    assigned: dict[bytes, int] = {}
-    for m in _ASSIGNED.finditer(source):
-        assigned[m.group(1)] = assigned.get(m.group(1), 0) + 1
-    found = {n for n, c in assigned.items() if c > declared.get(n, 0) or c > 1}
-    found.update(m.group(1) or m.group(2) for m in _UPDATED.finditer(source))
-    if _PATTERN_SET.search(source):
-        found.update(re.findall(_NAME, b" ".join(_pattern_texts(source))))
-    return frozenset(n.decode() for n in found)
-
-
-def _pattern_texts(source: bytes) -> list[bytes]:
-    """The text of each `[...]`/`{...}` written just before an `=` (a destructuring
-    assignment's names, among others: the tree decides)."""
-    texts = []
-    for m in _PATTERN_SET.finditer(source):
-        close = source[m.start()]
-        opening = ord("[") if close == ord("]") else ord("{")
-        depth, at = 0, m.start()
-        while at >= 0 and m.start() - at < 2000:
-            if source[at] == close:
-                depth += 1
-            elif source[at] == opening:
-                depth -= 1
-                if depth == 0:
-                    break
-            at -= 1
-        texts.append(source[max(at, 0) : m.start()])
-    return texts
-
-
 class Rebound:
     """The bindings of a file's candidate names and the reads through them."""
 
     def __init__(self, reader: _Reader, root: _Node) -> None:
         self.reader = reader
         self.root = root
-        self.names = candidates(reader.source)
-        self._sites: dict[str, list[_Site]] | None = None
+        self._sites: dict[str, list[_Site]] = {}  # every binding the reader notes, by name
+        self._again: set[str] = set()  # names with a binding other than a declaration
         self._declaring: dict[tuple[int, str], _Node] = {}  # (scope id, name) -> its scope
         self._decl_scopes: dict[str, set[int]] = {}  # name -> the ids of the scopes declaring it
         # name -> the id of the scope declaring it -> the bindings there, in source order
@@ -95,7 +53,7 @@ class Rebound:
     def read(self, node: _Node, name: str, read: Callable[[_Node], Expr | None]) -> Expr | None:
         """`name` read at `node`: its value in statement order, `Opaque` where that order is
         not known; `node` itself when the name is bound once there (the caller reads it)."""
-        sites = self.sites().get(name)
+        sites = self._sites.get(name)
         if not sites or (len(sites) < 2 and not self._is_param(node, name)):
             return None
         scope = self._scope(node)
@@ -127,47 +85,59 @@ class Rebound:
                 return Concat((was, added))
         return Opaque()
 
-    def sites(self) -> dict[str, list[_Site]]:
-        """Each candidate name's bindings in the tree, in source order (found once)."""
-        if self._sites is not None:
-            return self._sites
-        found: dict[str, list[_Site]] = {}
-        source = self.reader.source
-        starts = [m.start(1) for m in _ASSIGNED.finditer(source)]
-        starts += [m.start(1) if m.group(1) else m.start(2) for m in _UPDATED.finditer(source)]
-        for start in sorted(set(starts)):
-            end = start
-            while end < len(source) and (chr(source[end]).isalnum() or source[end] in b"_$"):
-                end += 1
-            name = source[start:end].decode(errors="replace")
-            if name not in self.names:
-                continue
-            node = self.root.descendant_for_byte_range(start, end)
-            if node is None or node.start_byte != start or node.end_byte != end:
-                continue
-            site = self._binding(node)
+    def bound_again(self, name: str) -> bool:
+        """Whether the file binds `name` other than by a declaration."""
+        return name in self._again
+
+    def note(self, binding: _Node | None) -> None:
+        """A declarator or an assignment the reader's walk of every `=` meets: the names it
+        binds."""
+        if binding is None or binding.type not in _BINDINGS:
+            return
+        fields = self.reader.fields
+        target = binding.child_by_field_id(
+            fields.name if binding.type == "variable_declarator" else fields.left
+        )
+        if target is None:
+            return
+        if target.type == "identifier":
+            site = self._binding(target)
             if site is not None:
-                found.setdefault(name, []).append(site)
-        for m in _PATTERN_SET.finditer(source):
-            at = m.end() - 1
-            equals = self.root.descendant_for_byte_range(at, at + 1)
-            parent = equals.parent if equals is not None else None
-            if parent is None or parent.type != "assignment_expression":
+                self._add(self.reader._text(target), site)
+        elif binding.type == "assignment_expression":  # `[a, b] = x`, `({ a } = x)`
+            for name in self._pattern_names(target):
+                self._add(name, (binding, "op"))
+
+    def updates(self) -> None:
+        """`n++`, `--n`: found by their text, once the walk of every `=` is done."""
+        source = self.reader.source
+        if b"++" not in source and b"--" not in source:
+            return
+        for m in _UPDATE.finditer(source):
+            node = self.root.descendant_for_byte_range(m.start(), m.end())
+            parent = node.parent if node is not None else None
+            if parent is None or parent.type != "update_expression":
                 continue
-            left = parent.child_by_field_id(self.reader.fields.left)
-            for name in self._pattern_names(left):
-                found.setdefault(name, []).append((parent, "op"))
-        for listed in found.values():
+            argument = parent.child_by_field_id(self.reader.fields.argument)
+            if argument is not None and argument.type == "identifier":
+                self._add(self.reader._text(argument), (parent, "op"))
+
+    def _add(self, name: str, site: _Site) -> None:
+        listed = self._sites.setdefault(name, [])
+        if any(s[0] == site[0] for s in listed[-2:]):
+            return  # met twice (`a = b = c` is two)
+        listed.append(site)
+        if len(listed) > 1 and listed[-2][0].start_byte > site[0].start_byte:
             listed.sort(key=lambda s: s[0].start_byte)
-        self._sites = found
-        return found
+        if site[1] != "decl":
+            self._again.add(name)
 
     def _groups(self, name: str) -> dict[int, list[_Site]]:
         """`name`'s bindings by the scope declaring the name each binds (made once a name)."""
         known = self._grouped.get(name)
         if known is None:
             known = self._grouped[name] = {}
-            for site in self.sites().get(name, ()):
+            for site in self._sites.get(name, ()):
                 declaring = self._declaring_scope(self._scope(site[0]), name)
                 known.setdefault(declaring.id, []).append(site)
         return known
@@ -225,7 +195,7 @@ class Rebound:
         declaring = self._decl_scopes.get(name)
         if declaring is None:
             declaring = self._decl_scopes[name] = {
-                self._scope(site).id for site, kind in self.sites().get(name, ()) if kind == "decl"
+                self._scope(site).id for site, kind in self._sites.get(name, ()) if kind == "decl"
             }
         found = scope
         while found != self.root and not (found.id in declaring or self._param_of(found, name)):
