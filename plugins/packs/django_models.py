@@ -67,6 +67,7 @@ from .django_apps import (
 )
 from .model_bases import LIBRARY_FIELDS, LibraryBase, library_bases
 from .pymodules import (
+    MAX_ANCESTORS,
     REPOSITORY_PACKAGES,
     ClassRef,
     External,
@@ -450,7 +451,9 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
             if (module.path, cls.line) in used or (meta is not None and meta.abstract):
                 continue
             if _is_model(modules, ref) or not (
-                _looks_like_model(modules, ref) or _below_a_models_module(modules, ref)
+                _looks_like_model(modules, ref)
+                or _below_a_models_module(modules, ref)
+                or _ancestry_cut(modules, ref)
             ):
                 continue
             base = next(
@@ -475,6 +478,18 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
                     )
                 )
     return gaps
+
+
+def _ancestry_cut(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:
+    """Its bases were walked only `MAX_ANCESTORS` classes up (`Modules.ancestors`): whether a
+    class past them makes it a model, or gives it fields, is not known. With no field of its
+    own such a class was neither listed nor a finding."""
+    walked = modules.ancestors(ref)
+    return (
+        bool(walked)
+        and isinstance(walked[-1], External)
+        and walked[-1].name.endswith(f"(over {MAX_ANCESTORS} classes up)")
+    )
 
 
 def _below_a_models_module(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> bool:

@@ -24,6 +24,7 @@ from . import (
     js_hooks,
     js_loops,
     js_pushed,
+    js_rebound,
     koa_decorators,
     nest,
     nextjs,
@@ -549,11 +550,13 @@ class _Reader:
         self.globals: dict[str, Expr] = {}  # `global.base = v`, `globalThis.base = v`
         self._root: _Node | None = None
         self._spells_tables: bool | None = None  # `_tables`' test of the text, made once
+        self._rebound: js_rebound.Rebound | None = None  # names bound more than once
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
         then what uses them, each kind in source order."""
         self._root = root
+        rebound = self._rebound = js_rebound.Rebound(self, root)
         declarators: list[tuple[int, _Node, bool]] = []
         assignments: list[tuple[int, _Node]] = []
         calls: list[tuple[int, int, _Node, _Node, _Node]] = []
@@ -563,6 +566,8 @@ class _Reader:
             start, end = match.span()
             node = root.descendant_for_byte_range(start, end)
             if node is None or node.start_byte != start or node.end_byte != end:
+                if node is not None and end - start == 1:  # `+=`, `??=`: a binding
+                    rebound.note(node.parent)
                 continue
             parent = node.parent
             if parent is None:
@@ -575,7 +580,9 @@ class _Reader:
                     outer = parent.parent.parent if parent.parent else None
                     top = outer is not None and outer.type in _TOP_LEVEL
                     declarators.append((parent.start_byte, parent, top))
+                    rebound.note(parent)
                 elif kind == "assignment_expression":
+                    rebound.note(parent)
                     left = parent.child_by_field_id(left_field)
                     if left is not None and (
                         left.type == "member_expression"
@@ -592,6 +599,7 @@ class _Reader:
                     calls.append((call.start_byte, start, call, parent, node))
                 elif (bound := self._bound_call(parent, node)) is not None:
                     calls.append((bound.start_byte, start, bound, parent, node))
+        rebound.updates()
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -1185,6 +1193,9 @@ class _Reader:
         if node.type == "identifier" or node.type == "shorthand_property_identifier":
             name = self._text(node)
             if not (self._env and name in self._env):
+                again = self._again(node, name, self._value)
+                if again is not None:  # bound more than once (`js_rebound`)
+                    return again
                 # a parameter shadows the module's name: `(router, base, path) => router.get(
                 # base + path)` in a file that has `const path = require('path')`
                 param = self._param(node, name)
@@ -1216,6 +1227,13 @@ class _Reader:
             if any(_param_site_in(v) for v in values):
                 return Concat(tuple(values))
         return self._expr(node)
+
+    def _again(self, node: _Node, name: str, read: Callable[[_Node], Expr | None]) -> Expr | None:
+        """`name` read at `node` when the file binds it more than once (`js_rebound`): its
+        value in statement order, or `Opaque`; None when the usual rules read it."""
+        if self._rebound is None or not self._rebound.bound_again(name):
+            return None
+        return self._rebound.read(node, name, read)
 
     def _local(self, node: _Node, name: str) -> Expr | None:
         """`name` as a local of the enclosing function declared once before `node` and never
@@ -2163,6 +2181,9 @@ class _Reader:
             name = self._text(node)
             if self._env and name in self._env:
                 return self._bound(self._env[name])
+            again = self._again(node, name, self._expr)
+            if again is not None:  # bound more than once: in statement order, or unknown
+                return again
             if self._scoped:
                 param = self._param(node, name)
                 if param is not None:
@@ -2978,7 +2999,9 @@ class _Reader:
                     fields = []
                 spread.insert(0, value if value is not None else Opaque())
             if prop.type == "shorthand_property_identifier":
-                fields.append((self._text(prop), Sym((self._text(prop),))))
+                spelled = self._text(prop)
+                again = self._again(prop, spelled, self._expr)
+                fields.append((spelled, again if again is not None else Sym((spelled,))))
             elif prop.type == "pair":
                 key = prop.child_by_field_id(self.fields.key)
                 value = self._field_value(prop.child_by_field_id(self.fields.value))

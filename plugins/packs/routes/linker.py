@@ -150,6 +150,15 @@ _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
 UNRESOLVED_ROUTE = "UNRESOLVED_ROUTE"
 UNRESOLVED_ROUTER = "UNRESOLVED_ROUTER"
+_DEEP_CALLS = (
+    f"this call is reached through more than {_MAX_DEPTH} calls each passing on the one before's "
+    "parameter: what it passes is not followed, so the routes declared through it are not listed"
+)
+_CYCLE = (
+    "this mount closes a cycle: the router it mounts already holds this one (or is it), so "
+    "its routes repeat under ever longer prefixes without end; they are listed once, without it"
+)
+_DEEP_MOUNTS = f"routers mounted more than {_MAX_DEPTH} deep: what this mount adds is not listed"
 UNREAD_FRAMEWORK = "UNREAD_FRAMEWORK"
 
 # Where a prefix went out of sight: (file, line, what was not known). Each route under it
@@ -2389,6 +2398,9 @@ class _RouteResolver:
                 found.append(((file, call),))
                 if len(found) > _MAX_CHAINS:
                     break
+        else:
+            for file, call in self._calls_of(path, site):
+                self._unresolved(UNRESOLVED_ROUTE, file, call.line, _DEEP_CALLS)
         self.chains[key] = found
         return found
 
@@ -3329,6 +3341,9 @@ class _RouteResolver:
             self._found(found, node, path, route, base, auth, gaps, assumed)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
+                self._unresolved(
+                    UNRESOLVED_ROUTE, path, mount.line, _CYCLE if child in stack else _DEEP_MOUNTS
+                )
                 continue
             self.budget -= 1
             if self.budget < 0:
