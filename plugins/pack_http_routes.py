@@ -24,7 +24,7 @@ except ImportError:  # run from a checkout by a bare interpreter: use the repo's
 
 from packs.routes import NAMED, SUFFIXES, RouteDocumentMemo, extract, extract_lean
 from packs.routes.model import ModuleFacts
-from packs.routes.seeds import admits, widens
+from packs.routes.seeds import admits, data_file, widens
 from packs.scan import OnDemand, Scanner
 
 PLUGIN_ID = "pack-http-routes"
@@ -43,7 +43,7 @@ def make_scanner(*, parse_all: bool = False) -> Scanner[ModuleFacts]:
         extract,
         document,
         language="Python, JavaScript or TypeScript",
-        on_demand=OnDemand(admits, document, lean=extract_lean, widens=widens),
+        on_demand=OnDemand(admits, document, lean=extract_lean, widens=widens, data_file=data_file),
         parse_all=parse_all,
         named=NAMED,
     )

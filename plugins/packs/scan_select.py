@@ -84,6 +84,11 @@ class OnDemand(Generic[F]):
     with the full one, so the reference checks the lean reader."""
     widens: Callable[[str, bytes], bool] | None = None
     """Whether a file's bytes need the full reader for every file (with `lean`)."""
+    data_file: Callable[[str], bool] | None = None
+    """Whether a file is data the link reads only where it asks for it (a manifest, a lock
+    file, an environment file): no call is written in one, so the link's words (names of
+    functions whose every call it needs) never ask for it. A pnpm lock naming 1,500 packages
+    spells most of them, and was parsed on every cold scan for nothing."""
 
 
 class PreFilter:
@@ -374,7 +379,12 @@ class OnDemandSelection(Generic[F]):
                 holding.clear()
             # chosen files are judged too (by the last words): a parse error is reported
             # where the last link's words ask for the file, in both modes alike
-            unjudged = [r for r in rels if words and r not in holding]
+            data_file = on_demand.data_file
+            unjudged = [
+                r
+                for r in rels
+                if words and r not in holding and not (data_file is not None and data_file(r))
+            ]
             for number, rel in enumerate(unjudged):
                 if pace.passed():
                     not_reached += unjudged[number:]  # may call what linking needs

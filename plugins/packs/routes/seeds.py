@@ -278,13 +278,23 @@ def _word_byte(byte: int) -> bool:
     return byte == 0x5F or chr(byte).isalnum()
 
 
+def data_file(path: str) -> bool:
+    """A manifest, lock, tsconfig, environment or distribution file (`pyproject.toml`,
+    `setup.cfg`): it declares nothing and calls nothing, parsed when the linker asks for it."""
+    return (
+        is_manifest(path)
+        or is_lock(path)
+        or is_config(path)
+        or is_env_file(path)
+        or (is_distribution_file(path) and not path.endswith(".py"))
+    )
+
+
 def admits(path: str, data: bytes) -> bool | Admission:
     """Whether the file at `path`, of these bytes, can hold facts of its own (see above).
     Substring tests first (`in` is a fast scan), a pattern only where they leave it open."""
-    if is_manifest(path) or is_lock(path) or is_config(path) or is_env_file(path):
-        return False  # it declares nothing: parsed when the linker resolves through it
-    if is_distribution_file(path) and not path.endswith(".py"):
-        return False  # `pyproject.toml`, `setup.cfg`: parsed when the linker asks
+    if data_file(path):
+        return False
     if path.endswith(".py"):
         if any(name in data for name in _PY_NAMES):
             return True
