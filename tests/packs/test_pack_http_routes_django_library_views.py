@@ -287,6 +287,80 @@ def test_library_function_views_are_any_and_known() -> None:
     assert finding_places(LIBRARY_FUNCTION_VIEWS) == {}
 
 
+# a library's module-level views bound to its classes (`login = LoginView.as_view()` in
+# allauth's `account/views.py`), used by the project under a module alias, a renamed import
+# and a full dotted import, nested in an included list of another file: each answers its
+# class's methods (by the record's `aliases`); a name the record does not hold stays `ANY`
+# with a finding where it is written
+LIBRARY_VIEWS_BOUND_TO_CLASSES: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'portal.config')\n",
+    "portal/__init__.py": "",
+    "portal/config.py": "ROOT_URLCONF = 'portal.entry'\n",
+    "portal/entry.py": (
+        "from allauth.account import views as acct\n"
+        "from django.urls import include, path\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('session/', include([\n"
+        "        path('open/', acct.login),\n"
+        "        path('close/', acct.logout),\n"
+        "    ])),\n"
+        "    path('people/', include('portal.people')),\n"
+        "]\n"
+    ),
+    "portal/people.py": (
+        "import allauth.mfa.base.views\n"
+        "from allauth.account.views import password_reset_done as mailed\n"
+        "from allauth.socialaccount.views import login_error as oops, signup as join_via\n"
+        "from allauth.account import views as acct\n"
+        "from django.urls import path, re_path\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    path('mailed/', mailed),\n"
+        "    path('oops/', oops),\n"
+        "    re_path(r'^join-via/$', join_via),\n"
+        "    path('second-factor/', allauth.mfa.base.views.authenticate),\n"
+        "    path('mystery/', acct.not_a_view_of_the_release),\n"
+        "]\n"
+    ),
+}
+
+EXPECTED_BOUND = [
+    "ANY /people/mystery/",
+    "GET /people/join-via/",
+    "GET /people/mailed/",
+    "GET /people/oops/",
+    "GET /people/second-factor/",
+    "GET /session/close/",
+    "GET /session/open/",
+    "POST /people/join-via/",
+    "POST /people/second-factor/",
+    "POST /session/close/",
+    "POST /session/open/",
+    "PUT /people/join-via/",
+    "PUT /session/open/",
+]
+
+
+def test_library_views_bound_to_classes_answer_their_classes_methods() -> None:
+    assert sorted(names(LIBRARY_VIEWS_BOUND_TO_CLASSES)) == EXPECTED_BOUND
+    assert finding_places(LIBRARY_VIEWS_BOUND_TO_CLASSES) == {
+        "UNRESOLVED_ROUTE": ["portal/people.py:12"]
+    }
+
+
+def test_every_alias_of_a_record_names_one_of_its_views() -> None:
+    from packs.routes.django_library_views import LIBRARY_VIEWS, library_view_methods
+
+    for record in LIBRARY_VIEWS:
+        held = dict(record.views)
+        for alias, cls in record.aliases:
+            assert cls in held, (record.source, alias)
+            for module in record.modules:
+                assert library_view_methods(f"{module}.{alias}") == held[cls]
+    assert library_view_methods("allauth.account.views.login") == ("get", "post", "put")
+
+
 @pytest.mark.parametrize(
     "files",
     [
@@ -294,8 +368,9 @@ def test_library_function_views_are_any_and_known() -> None:
         LIBRARY_LISTS_IN_THE_PROJECTS_URLCONF,
         A_MIXIN_ON_OBJECT,
         LIBRARY_FUNCTION_VIEWS,
+        LIBRARY_VIEWS_BOUND_TO_CLASSES,
     ],
-    ids=["views", "lists", "object", "functions"],
+    ids=["views", "lists", "object", "functions", "bound"],
 )
 def test_the_prefilter_changes_nothing_on_library_views(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -1,6 +1,9 @@
 """Library Django views and URL lists as data: the HTTP methods each view class of a library
 answers (by its real MRO), and the URL patterns a library's module-level lists hold, read from
-each library's released source (`source` says which files of which release).
+each library's released source (`source` says which files of which release). A module-level
+view a library binds to one of its classes (`login = LoginView.as_view()`, imported as
+`account_views.login`) answers that class's methods: `aliases` names the class, never the
+methods again.
 
 A project's view class below one of these (`class Detail(Mixin, oauth2_views.ApplicationDetail)`),
 a library view used as it is (`TokenView.as_view()`), and a library list spliced into the
@@ -47,6 +50,9 @@ class LibraryViews:
     source: str  # the files read, in the release named by `version`
     views: tuple[tuple[str, tuple[str, ...]], ...]
     url_lists: tuple[tuple[str, tuple[LibraryUrl, ...]], ...] = ()  # dotted list -> entries
+    # module-level views a library binds to one of its classes (`login = LoginView.as_view()`):
+    # the class's methods, from the one entry of `views` naming it
+    aliases: tuple[tuple[str, str], ...] = ()
 
 
 _OAUTH_BASE = (
@@ -255,6 +261,69 @@ LIBRARY_VIEWS = (
                 )
             ),
         ),
+        aliases=(
+            ("login", "LoginView"),
+            ("signup", "SignupView"),
+            ("signup_by_passkey", "SignupByPasskeyView"),
+            ("confirm_email", "ConfirmEmailView"),
+            ("email", "EmailView"),
+            ("password_change", "PasswordChangeView"),
+            ("password_set", "PasswordSetView"),
+            ("password_reset", "PasswordResetView"),
+            ("password_reset_done", "PasswordResetDoneView"),
+            ("password_reset_from_key", "PasswordResetFromKeyView"),
+            ("password_reset_from_key_done", "PasswordResetFromKeyDoneView"),
+            ("complete_password_reset", "CompletePasswordResetView"),
+            ("confirm_password_reset_code", "ConfirmPasswordResetCodeView"),
+            ("logout", "LogoutView"),
+            ("account_inactive", "AccountInactiveView"),
+            ("reauthenticate", "ReauthenticateView"),
+            ("request_login_code", "RequestLoginCodeView"),
+            ("confirm_login_code", "ConfirmLoginCodeView"),
+            ("change_phone", "ChangePhoneView"),
+        ),
+    ),
+    # django-allauth 65.16.1: allauth/socialaccount/views.py (`SignupView`: the account
+    # mixins + FormView; `LoginCancelledView`, `LoginErrorView`: TemplateView's `get`;
+    # `ConnectionsView`: AjaxCapableProcessFormViewMixin + FormView)
+    LibraryViews(
+        "django-allauth",
+        ("allauth.socialaccount.views",),
+        "django-allauth 65.16.1",
+        "allauth/socialaccount/views.py",
+        views=(
+            ("SignupView", _FORM),
+            ("LoginCancelledView", ("get",)),
+            ("LoginErrorView", ("get",)),
+            ("ConnectionsView", _FORM),
+        ),
+        aliases=(
+            ("signup", "SignupView"),
+            ("login_cancelled", "LoginCancelledView"),
+            ("login_error", "LoginErrorView"),
+            ("connections", "ConnectionsView"),
+        ),
+    ),
+    # django-allauth 65.16.1: allauth/mfa/base/views.py (`AuthenticateView`: TemplateView +
+    # its own `post`; `ReauthenticateView`: the account's `BaseReauthenticateView`, a
+    # FormView; `IndexView`: TemplateView; `TrustView`: FormView)
+    LibraryViews(
+        "django-allauth",
+        ("allauth.mfa.base.views",),
+        "django-allauth 65.16.1",
+        "allauth/mfa/base/views.py",
+        views=(
+            ("AuthenticateView", ("get", "post")),
+            ("ReauthenticateView", _FORM),
+            ("IndexView", ("get",)),
+            ("TrustView", _FORM),
+        ),
+        aliases=(
+            ("authenticate", "AuthenticateView"),
+            ("reauthenticate", "ReauthenticateView"),
+            ("index", "IndexView"),
+            ("trust", "TrustView"),
+        ),
     ),
     # dj-rest-auth 2.2.8 (the PyPI release): dj_rest_auth/views.py,
     # dj_rest_auth/registration/views.py (DRF's generic views' handlers by their MRO)
@@ -288,9 +357,12 @@ def _index() -> tuple[
     views: dict[str, tuple[str, ...]] = {}
     lists: dict[str, tuple[LibraryViews, tuple[LibraryUrl, ...]]] = {}
     for record in LIBRARY_VIEWS:
+        by_class = dict(record.views)
         for module in record.modules:
             for name, methods in record.views:
                 views[f"{module}.{name}"] = methods
+            for alias, cls in record.aliases:
+                views[f"{module}.{alias}"] = by_class[cls]
         for dotted, entries in record.url_lists:
             lists[dotted] = (record, entries)
     return views, lists
@@ -309,7 +381,8 @@ def library_view_methods(dotted: str) -> tuple[str, ...] | None:
     module, _, name = dotted.rpartition(".")
     for record in LIBRARY_VIEWS:
         if any(module.startswith(m + ".") for m in record.modules):
-            return dict(record.views).get(name)
+            cls = dict(record.aliases).get(name, name)
+            return dict(record.views).get(cls)
     return None
 
 
