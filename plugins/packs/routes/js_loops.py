@@ -104,16 +104,26 @@ def is_loop(reader: _Reader, scope: _Node) -> bool:
 
 def _looped_call(reader: _Reader, function: _Node) -> _Node | None:
     """`T` of `T.forEach(function)` (or `.map`), None when `function` is not such a callback."""
+    found = callback_call(reader, function, _LOOPED)
+    return found[1] if found is not None else None
+
+
+def callback_call(
+    reader: _Reader, function: _Node, methods: frozenset[str]
+) -> tuple[_Node, _Node | None] | None:
+    """The call `T.m(function)` (`m` one of `methods`) that `function` is the argument of, and
+    its `T`; None when `function` is not such a callback."""
     args = function.parent
     call = args.parent if args is not None and args.type == "arguments" else None
     callee = call.child_by_field_id(reader.fields.function) if call is not None else None
     if (
-        callee is None
+        call is None
+        or callee is None
         or callee.type != "member_expression"
-        or reader._text(callee.child_by_field_id(reader.fields.property)) not in _LOOPED
+        or reader._text(callee.child_by_field_id(reader.fields.property)) not in methods
     ):
         return None
-    return callee.child_by_field_id(reader.fields.object)
+    return call, callee.child_by_field_id(reader.fields.object)
 
 
 def loop_envs(reader: _Reader, node: _Node) -> list[Env] | None:

@@ -47,6 +47,7 @@ _READ_PARENTS = frozenset({"spread_element", "export_specifier", "return_stateme
                            "pair", "array"})  # fmt: skip
 _BLOCKS = frozenset({"statement_block", "expression_statement"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function"})
+_FOR_EACH = frozenset({"forEach"})
 _PATH_FUNCTIONS = frozenset({"basename", "extname", "dirname"})
 _TRANSPARENT = frozenset({"parenthesized_expression", "as_expression", "non_null_expression"})
 
@@ -220,19 +221,10 @@ def _for_of(reader: _Reader, loop: _Node) -> _Loop | None:
 
 def _for_each(reader: _Reader, function: _Node) -> _Loop | None:
     """`SOURCE.forEach((x) => {...})`: the callback's first parameter, each item."""
-    args = function.parent
-    call = args.parent if args is not None and args.type == "arguments" else None
-    callee = call.child_by_field_id(reader.fields.function) if call is not None else None
-    if (
-        callee is None
-        or callee.type != "member_expression"
-        or reader._text(callee.child_by_field_id(reader.fields.property)) != "forEach"
-        or call is None
-        or call.parent is None
-        or call.parent.type != "expression_statement"
-    ):
+    found = js_loops.callback_call(reader, function, _FOR_EACH)
+    if found is None or found[0].parent is None or found[0].parent.type != "expression_statement":
         return None
-    source = _source(reader, callee.child_by_field_id(reader.fields.object))
+    source = _source(reader, found[1])
     target = reader._first_parameter(function)
     body = function.child_by_field_id(reader.fields.body)
     if source is None or target is None or body is None:

@@ -4808,15 +4808,18 @@ def _nested_each(expr: Expr) -> Each | None:
     passes to a helper, formats or joins (`scoped(r)`, `"/x" + r`); None when it holds none."""
     if isinstance(expr, Each):
         return expr if expr.index < 0 and not expr.field else None
-    if isinstance(expr, Apply):
-        parts: tuple[Expr | None, ...] = expr.args
-    elif isinstance(expr, Concat):
-        parts = expr.parts
-    elif isinstance(expr, Format):
-        parts = expr.args
-    else:
-        return None
+    parts = _composed_parts(expr)
     return next((e for p in parts if p is not None and (e := _nested_each(p)) is not None), None)
+
+
+def _composed_parts(expr: Expr | None) -> tuple[Expr | None, ...]:
+    """What `expr` passes to a helper, joins or formats (`scoped(r)`, `"/x" + r`, `"%s" % r`);
+    nothing for any other expression."""
+    if isinstance(expr, Apply | Format):
+        return expr.args
+    if isinstance(expr, Concat):
+        return expr.parts
+    return ()
 
 
 def _table_element(expr: Expr | None) -> Each | None:
@@ -4826,15 +4829,7 @@ def _table_element(expr: Expr | None) -> Each | None:
         table = isinstance(expr.source, Sym | Bound) and (expr.index >= 0 or bool(expr.field))
         whole = isinstance(expr.source, Sym) and expr.index < 0 and not expr.field  # `for bp in T`
         return expr if (table or whole) and not expr.rest else None
-    if isinstance(expr, Apply):
-        parts: tuple[Expr | None, ...] = expr.args
-    elif isinstance(expr, Concat):
-        parts = expr.parts
-    elif isinstance(expr, Format):
-        parts = expr.args
-    else:
-        return None
-    return next((e for p in parts if (e := _table_element(p)) is not None), None)
+    return next((e for p in _composed_parts(expr) if (e := _table_element(p)) is not None), None)
 
 
 def _element_of(expr: Expr, source: Expr, item: _Entity | None, whole: Bound) -> Expr:

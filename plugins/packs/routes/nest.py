@@ -685,8 +685,15 @@ def _string_token(reader: _Reader, node: _Node) -> str:
     if node.type == "identifier":
         value = _local_value(reader, node)
         node = (js_facts._unwrap(value) or value) if value is not None else node
+    argument = _get_argument(reader, node)
+    return reader._string(js_facts._unwrap(argument)) or "" if argument is not None else ""
+
+
+def _get_argument(reader: _Reader, node: _Node) -> _Node | None:
+    """The one argument of `x.get(arg)` (a provider fetched from the app: `app.get(Cls)`,
+    `app.get('Cls')`); None for any other node."""
     if node.type != "call_expression":
-        return ""
+        return None
     callee = node.child_by_field_id(reader.fields.function)
     args = reader._arguments(node)
     if (
@@ -695,8 +702,8 @@ def _string_token(reader: _Reader, node: _Node) -> str:
         or reader._text(callee.child_by_field_id(reader.fields.property)) != "get"
         or len(args) != 1
     ):
-        return ""
-    return reader._string(js_facts._unwrap(args[0])) or ""
+        return None
+    return args[0]
 
 
 def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | None:
@@ -714,20 +721,13 @@ def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | Non
         return None
     value = _local_value(reader, node)
     value = js_facts._unwrap(value) if value is not None else None
-    if value is None or value.type != "call_expression" or depth >= _MAX_SETTING_DEPTH:
+    if value is None or depth >= _MAX_SETTING_DEPTH:
         return None
-    callee = value.child_by_field_id(reader.fields.function)
-    args = reader._arguments(value)
-    if (
-        callee is None
-        or callee.type != "member_expression"
-        or reader._text(callee.child_by_field_id(reader.fields.property)) != "get"
-        or len(args) != 1
-        or args[0].type not in {"identifier", "string"}
-    ):
+    argument = _get_argument(reader, value)
+    if argument is None or argument.type not in {"identifier", "string"}:
         return None
-    token = reader._string(args[0]) or "" if args[0].type == "string" else ""
-    name = token or reader._text(args[0])  # `app.get('AppSettings')`: the class of that name
+    token = reader._string(argument) or "" if argument.type == "string" else ""
+    name = token or reader._text(argument)  # `app.get('AppSettings')`: the class of that name
     bound = reader.bindings.get(name) if not token else None
     if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
         name = bound.attr or name
