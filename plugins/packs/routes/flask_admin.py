@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from ..pymodules import attribute_path as _dotted
 from .frameworks import FLASK_ADMIN as SITE
 from .model import HTTP_METHODS
 
@@ -81,15 +82,6 @@ class AdminFacts:
     admins: tuple[AdminMake, ...]
     add_views: tuple[AddView, ...]
     imports: bool = False  # the file imports Flask-Admin
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head is not None else None
-    return None
 
 
 def _text(node: ast.expr | None) -> str | None:
