@@ -406,8 +406,7 @@ class FileFacts:
     made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
     node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
     declarations: Declarations | None = None  # a `package.json`'s dependencies
-    typegoose: tuple[js_typegoose.TypegooseClass, ...] = ()  # its classes, if it imports it
-    typegoose_models: tuple[js_typegoose.TypegooseModel, ...] = ()  # models made of classes
+    typegoose: js_typegoose.TypegooseFacts | None = None  # classes, makers and their callers
 
 
 EMPTY = FileFacts()
@@ -439,6 +438,7 @@ def _extract(path: str, source: str) -> FileFacts:
         not _declares(data)
         and not _exports_constants(data)
         and not may_make(data)
+        and not js_typegoose.passes_class(data)
         and NODE_PATH_SEED not in data
     ):
         if _REEXPORT.search(data) is None:
@@ -490,7 +490,9 @@ class _Reader:
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
         self.typegoose = js_typegoose.SEED in data
-        self.typegoose_models: list[js_typegoose.TypegooseModel] = []
+        self.typegoose_models: list[
+            js_typegoose.TypegooseModel | js_typegoose.TypegooseTemplate
+        ] = []
         self.sequelize_ts = SEQUELIZE_TS_SEED in data
         self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
         self.flags: dict[str, bool] = {}  # their objects' boolean members (`FileFacts.flags`)
@@ -539,8 +541,19 @@ class _Reader:
             flags=tuple(sorted(self.flags.items())),
             made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
             node_paths=tuple(self.node_paths),
-            typegoose=js_typegoose.classes(self, root) if self.typegoose else (),
-            typegoose_models=tuple(self.typegoose_models),
+            typegoose=self._typegoose(root),
+        )
+
+    def _typegoose(self, root: _Node) -> js_typegoose.TypegooseFacts | None:
+        calls = js_typegoose.class_calls(self, root) if js_typegoose.passes_class(self.data) else ()
+        if not self.typegoose and not calls:
+            return None
+        made = self.typegoose_models
+        return js_typegoose.TypegooseFacts(
+            js_typegoose.classes(self, root) if self.typegoose else (),
+            tuple(m for m in made if isinstance(m, js_typegoose.TypegooseModel)),
+            tuple(m for m in made if isinstance(m, js_typegoose.TypegooseTemplate)),
+            calls,
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -1857,7 +1870,10 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
-    named += _typegoose_collections(files, schemas, versions, unpluralized, gaps)
+    typegoose, typegoose_words = _typegoose_collections(
+        files, schemas, versions, unpluralized, gaps
+    )
+    named += typegoose
     made, words = _made(files, schemas, gaps, unpluralized, versions)
     named += made
     gaps += _unread_orms(files, named, gaps)
@@ -1867,7 +1883,7 @@ def link(
         named += typeorm.named(path, line, junction, None, gaps)
     linked = render(named, gaps)
     linked.touched = frozenset(schemas.touched)
-    linked.words = words
+    linked.words = words | typegoose_words
     return linked
 
 
@@ -1877,21 +1893,19 @@ def _typegoose_collections(
     versions: _Versions,
     unpluralized: bool,
     gaps: list[Gap],
-) -> list[_Named]:
-    """The collections of typegoose's models (`js_typegoose.link`), named at their classes."""
-    facts = {
-        path: (f.typegoose, f.typegoose_models)
-        for path, f in files
-        if f.typegoose or f.typegoose_models
-    }
-    if not any(models for _, models in facts.values()):
-        return []
+) -> tuple[list[_Named], frozenset[str]]:
+    """The collections of typegoose's models (`js_typegoose.link`), named at their classes,
+    and the names of the functions that make a model of the class they are given."""
+    facts = {path: f.typegoose for path, f in files if f.typegoose is not None}
+    if not any(f.models or f.templates for f in facts.values()):
+        return [], frozenset()
 
     def gap(path: str, line: int, detail: str) -> None:
         gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
 
     named: dict[tuple[str, str, int], _Named] = {}  # two models of a class may share one
-    for path, line, model, collection, columns in js_typegoose.link(facts, schemas.declared, gap):
+    made, words = js_typegoose.link(facts, schemas.declared, gap)
+    for path, line, model, collection, columns in made:
         if collection is None:
             collection = (
                 model if unpluralized else versions.mongoose_collection(model, path, line, gaps)
@@ -1900,7 +1914,7 @@ def _typegoose_collections(
             (collection, path, line),
             _Named("collection", collection, path, line, model, "mongoose", columns),
         )
-    return list(named.values())
+    return list(named.values()), words
 
 
 def _made(

@@ -9,14 +9,18 @@ Names as typegoose gives them (`getName`): the model is the class's name, else `
 with `automaticName`, `<class>_<customName or collection>`. The collection is
 `schemaOptions.collection`, else Mongoose's plural of the model's name. Options merge as
 typegoose merges its metadata: a base class's `@modelOptions` under the class's own, the call's
-options over both. A class the call names that the scan cannot find, a class passed in by the
-caller (a wrapper's parameter), or a naming option given by an expression is an
-`UNRESOLVED_TABLE_NAME` at the call, never silence.
+options over both. A maker given a parameter of the function it is in (a provider helper of the
+project's own, `function providerOf(cls) { … getModelForClass(cls) … }`) is a template
+(`TypegooseTemplate`): each call of that function passing a class (`ClassCall`, in any file
+the scan reads; the link asks for the files that spell the function's name) makes that class's
+model. A class the scan cannot find, a template no call reaches, or a naming option given by an
+expression is an `UNRESOLVED_TABLE_NAME` at the call, never silence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -72,6 +76,29 @@ class TypegooseClass:
 
 
 @dataclass(frozen=True)
+class TypegooseTemplate:
+    """A maker whose class is parameter `index` of the top-level function `function` (as the
+    file names it), with the maker's own options."""
+
+    function: str
+    index: int
+    line: int
+    naming: Naming
+
+
+@dataclass(frozen=True)
+class ClassCall:
+    """A call of a function by name (`callee`, local; `imported`: the module and name it is
+    imported as) passing a name first (`local`, or `imported_class`): a template's caller."""
+
+    callee: str
+    imported: tuple[str, str] | None
+    local: str | None
+    imported_class: tuple[str, str] | None
+    line: int
+
+
+@dataclass(frozen=True)
 class TypegooseModel:
     """A model made of a class: the class declared in the file (`local`) or imported
     (`imported`), the call's own options, where it is written."""
@@ -85,6 +112,7 @@ class TypegooseModel:
 class Reading(Protocol):
     """What the JavaScript table reader (`js_tables._Reader`) lends this one."""
 
+    data: bytes
     imports: dict[str, tuple[str, str]]
 
     def text(self, node: _Node) -> str: ...
@@ -125,9 +153,67 @@ def classes(reading: Reading, root: _Node) -> tuple[TypegooseClass, ...]:
     return tuple(found)
 
 
-def models(reading: Reading, call: _Node, method: str, owner: _Node | None) -> list[TypegooseModel]:
+_CLASS_ARGUMENT = re.compile(rb"\(\s*+[A-Z][\w$]*+\s*+[,)]")
+"""The opening of a call passing a capitalised name first (`(Tag)`, `(Tag, …`): found from its
+`(` (a literal the search skips to), the callee read backwards from there."""
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_NOT_BEFORE = _NAME_BYTES | frozenset(b".@")
+
+
+def _class_first(data: bytes) -> Iterator[tuple[int, int]]:
+    """The spans of the callees of `f(Name, …)` calls: a template's caller can be one (not a
+    method, `x.f(Tag)`, nor a decorator, `@InjectModel(Tag)`)."""
+    for match in _CLASS_ARGUMENT.finditer(data):
+        end = match.start()
+        while end > 0 and data[end - 1] in b" \t\r\n":
+            end -= 1
+        start = end
+        while start > 0 and data[start - 1] in _NAME_BYTES:
+            start -= 1
+        first_is_name = start < end and not 0x30 <= data[start] <= 0x39  # not a digit
+        if first_is_name and (start == 0 or data[start - 1] not in _NOT_BEFORE):
+            yield start, end
+
+
+def passes_class(data: bytes) -> bool:
+    """Whether a file can call a template (read for it when the link asks)."""
+    return next(_class_first(data), None) is not None
+
+
+def class_calls(reading: Reading, root: _Node) -> tuple[ClassCall, ...]:
+    """Every `f(Name, …)` of the file whose `f` and `Name` are plain names: the link keeps
+    those whose `f` is a template."""
+    calls: list[ClassCall] = []
+    for start, end in _class_first(reading.data):
+        callee = root.descendant_for_byte_range(start, end)
+        call = callee.parent if callee is not None else None
+        if call is None or call.type != "call_expression" or callee is None:
+            continue
+        if callee.type != "identifier" or not _same(call.child_by_field_name("function"), callee):
+            continue
+        arguments = _arguments(call)
+        first = _bare(arguments[0]) if arguments else None
+        if first is None or first.type != "identifier":
+            continue
+        name, given = reading.text(callee), reading.text(first)
+        calls.append(
+            ClassCall(
+                name,
+                reading.imports.get(name),
+                None if given in reading.imports else given,
+                reading.imports.get(given),
+                reading._line(call),
+            )
+        )
+    return tuple(calls)
+
+
+def models(
+    reading: Reading, call: _Node, method: str, owner: _Node | None
+) -> list[TypegooseModel | TypegooseTemplate]:
     """The models a maker call makes: `getModelForClass(C, options)` or each item of
-    `TypegooseModule.forFeature([...])`; a class the call cannot name is a finding there."""
+    `TypegooseModule.forFeature([...])`; a template where the class is a parameter of the
+    function the call is in; a class the call cannot name is a finding there."""
     arguments = _arguments(call)
     if method in MAKERS and arguments:
         options = arguments[1] if len(arguments) > 1 else None
@@ -140,7 +226,7 @@ def models(reading: Reading, call: _Node, method: str, owner: _Node | None) -> l
         if arguments:
             reading._gap(call, "the classes of a TypegooseModule.forFeature() are an expression")
         return []
-    made_here: list[TypegooseModel] = []
+    made_here: list[TypegooseModel | TypegooseTemplate] = []
     for item in listed.named_children:
         item = _bare(item)
         target: _Node | None
@@ -157,56 +243,93 @@ def models(reading: Reading, call: _Node, method: str, owner: _Node | None) -> l
     return made_here
 
 
+@dataclass(frozen=True)
+class TypegooseFacts:
+    """One file's typegoose facts."""
+
+    classes: tuple[TypegooseClass, ...] = ()
+    models: tuple[TypegooseModel, ...] = ()
+    templates: tuple[TypegooseTemplate, ...] = ()
+    calls: tuple[ClassCall, ...] = ()
+
+
+Made = tuple[str, int, str, str | None, tuple[str, ...]]
+"""(path, line, model, collection or None for Mongoose's plural of the model, columns)."""
+Declared = Callable[[str, str, str], tuple[str, str] | None]
+
+
 def link(
-    files: Mapping[str, tuple[tuple[TypegooseClass, ...], tuple[TypegooseModel, ...]]],
-    declared: Callable[[str, str, str], tuple[str, str] | None],
-    gap: Callable[[str, int, str], None],
-) -> list[tuple[str, int, str, str | None, tuple[str, ...]]]:
-    """(path, line, model, collection or None for Mongoose's plural of the model, columns) of
-    model a call makes of a class, at the class (once however many calls make it);
-    `declared(importer, module, name)` finds an imported name's file and local name."""
-    made: dict[
-        tuple[str, str, str, str | None], tuple[str, int, str, str | None, tuple[str, ...]]
-    ] = {}
-    for path, (_, calls) in sorted(files.items()):
-        for call in calls:
-            where = (path, call.local) if call.local is not None else None
-            if call.imported is not None:
-                where = declared(path, *call.imported)
-            found = _class(files, where)
-            if found is None or where is None:
-                described = call.local or "{1} from {0!r}".format(*call.imported or ("", ""))
-                gap(path, call.line, f"a typegoose model of the class {described}, not read")
+    files: Mapping[str, TypegooseFacts], declared: Declared, gap: Callable[[str, int, str], None]
+) -> tuple[list[Made], frozenset[str]]:
+    """Each model a call makes of a class, at the class (once however many calls make it),
+    and the names of the templates (the link asks for the files that spell one: they may call
+    it); `declared(importer, module, name)` finds an imported name's file and local name."""
+    made: dict[tuple[str, str, str, str | None], Made] = {}
+
+    def make(
+        path: str, line: int, where: tuple[str, str] | None, naming: Naming, said: str
+    ) -> None:
+        found = _class(files, where)
+        if found is None or where is None:
+            gap(path, line, f"a typegoose model of the class {said}, not read")
+            return
+        naming = naming.over(_inherited(files, where[0], found, declared))
+        if naming.computed:
+            gap(path, line, f"a typegoose model of {found.local} named by an expression")
+            return
+        model = found.local
+        if naming.automatic:
+            suffix = naming.custom_name or naming.collection
+            model = f"{model}_{suffix}" if suffix else model
+        elif naming.custom_name is not None:
+            model = naming.custom_name
+        made.setdefault(
+            (where[0], found.local, model, naming.collection),
+            (where[0], found.line, model, naming.collection, found.columns),
+        )
+
+    templates = {(path, t.function): t for path, facts in files.items() for t in facts.templates}
+    reached: set[tuple[str, str]] = set()
+    for path, facts in sorted(files.items()):
+        for model in facts.models:
+            where = _where(path, model.local, model.imported, declared)
+            make(path, model.line, where, model.naming, _said(model.local, model.imported))
+        for call in facts.calls:
+            function = _where(path, call.callee, call.imported, declared)
+            template = templates.get(function) if function is not None else None
+            if template is None or template.index != 0 or function is None:
                 continue
-            naming = call.naming.over(_inherited(files, where[0], found, declared))
-            if naming.computed:
-                gap(path, call.line, f"a typegoose model of {found.local} named by an expression")
-                continue
-            model = found.local
-            if naming.automatic:
-                suffix = naming.custom_name or naming.collection
-                model = f"{model}_{suffix}" if suffix else model
-            elif naming.custom_name is not None:
-                model = naming.custom_name
-            made.setdefault(
-                (where[0], found.local, model, naming.collection),
-                (where[0], found.line, model, naming.collection, found.columns),
+            reached.add(function)
+            where = _where(path, call.local, call.imported_class, declared)
+            make(path, call.line, where, template.naming, _said(call.local, call.imported_class))
+    for (path, name), template in sorted(templates.items()):
+        if (path, name) not in reached:
+            detail = (
+                f"a typegoose model of the class {name}() is given: no call of it passes a class"
             )
-    return list(made.values())
+            gap(path, template.line, detail)
+    return list(made.values()), frozenset(name for _, name in templates)
+
+
+def _where(
+    path: str, local: str | None, imported: tuple[str, str] | None, declared: Declared
+) -> tuple[str, str] | None:
+    if imported is not None:
+        return declared(path, *imported)
+    return (path, local) if local is not None else None
+
+
+def _said(local: str | None, imported: tuple[str, str] | None) -> str:
+    return local or "{1} from {0!r}".format(*imported or ("", ""))
 
 
 def _inherited(
-    files: Mapping[str, tuple[tuple[TypegooseClass, ...], tuple[TypegooseModel, ...]]],
-    path: str,
-    found: TypegooseClass,
-    declared: Callable[[str, str, str], tuple[str, str] | None],
+    files: Mapping[str, TypegooseFacts], path: str, found: TypegooseClass, declared: Declared
 ) -> Naming:
     """A class's naming options over its bases' (`@modelOptions` is inherited metadata)."""
     naming = found.naming
     for _ in range(_MAX_BASES):
-        where = (path, found.base) if found.base is not None else None
-        if found.base_import is not None:
-            where = declared(path, *found.base_import)
+        where = _where(path, found.base, found.base_import, declared)
         base = _class(files, where)
         if base is None or where is None:
             break
@@ -216,27 +339,29 @@ def _inherited(
 
 
 def _class(
-    files: Mapping[str, tuple[tuple[TypegooseClass, ...], tuple[TypegooseModel, ...]]],
-    where: tuple[str, str] | None,
+    files: Mapping[str, TypegooseFacts], where: tuple[str, str] | None
 ) -> TypegooseClass | None:
     if where is None or where[0] not in files:
         return None
-    return next((c for c in files[where[0]][0] if c.local == where[1]), None)
+    return next((c for c in files[where[0]].classes if c.local == where[1]), None)
 
 
 def _made(
     reading: Reading, call: _Node, target: _Node | None, naming: Naming
-) -> TypegooseModel | None:
+) -> TypegooseModel | TypegooseTemplate | None:
     target = _bare(target) if target is not None else None
     line = reading._line(call)
     if target is not None and target.type == "identifier":
         name = reading.text(target)
         if name in reading.imports:
             return TypegooseModel(line, None, reading.imports[name], naming)
-        if _parameter(reading, target, name):
-            reading._gap(call, f"a typegoose model of a class the caller passes in ({name})")
-            return None
-        return TypegooseModel(line, name, None, naming)
+        function = _parameter_of(reading, target, name)
+        if function is None:
+            return TypegooseModel(line, name, None, naming)
+        if function[0]:
+            return TypegooseTemplate(function[0], function[1], line, naming)
+        reading._gap(call, f"a typegoose model of a class the caller passes in ({name})")
+        return None
     reading._gap(call, "a typegoose model of a class given by an expression")
     return None
 
@@ -283,29 +408,59 @@ def _base(reading: Reading, node: _Node) -> tuple[str | None, tuple[str, str] | 
     return (None, reading.imports[name]) if name in reading.imports else (name, None)
 
 
-def _parameter(reading: Reading, node: _Node, name: str) -> bool:
-    """Whether `name` at `node` is a parameter of a function enclosing it."""
+def _parameter_of(reading: Reading, node: _Node, name: str) -> tuple[str, int] | None:
+    """The function `name` at `node` is a parameter of, as (its name at the file's top, the
+    parameter's index): "" for a function no other code can name (a method, a nested
+    function, an anonymous one); None when `name` is no parameter."""
     scope = node.parent
     while scope is not None:
         if scope.type in _FUNCTIONS:
             parameters = scope.child_by_field_name("parameters") or scope.child_by_field_name(
                 "parameter"
             )
-            if parameters is not None and name in _names(reading, parameters):
-                return True
+            names = _names(reading, parameters) if parameters is not None else []
+            if name in names:
+                return _top_level_name(reading, scope), names.index(name)
         scope = scope.parent
-    return False
+    return None
 
 
-def _names(reading: Reading, parameters: _Node) -> set[str]:
+def _top_level_name(reading: Reading, function: _Node) -> str:
+    """`function f(…)` or `const f = (…) => …` at the file's top (`export`ed too), else ""."""
+    holder = function
+    if function.type in ("arrow_function", "function_expression", "function"):
+        holder = function.parent  # type: ignore[assignment]
+        if holder is None or holder.type != "variable_declarator":
+            return ""
+        holder = holder.parent  # type: ignore[assignment]
+    elif function.type != "function_declaration":
+        return ""
+    if (
+        holder is not None
+        and holder.parent is not None
+        and holder.parent.type == "export_statement"
+    ):
+        holder = holder.parent
+    if holder is None or holder.parent is None or holder.parent.type != "program":
+        return ""
+    named = function.child_by_field_name("name")
+    if named is None and function.parent is not None:
+        named = function.parent.child_by_field_name("name")
+    return reading.text(named) if named is not None and named.type == "identifier" else ""
+
+
+def _names(reading: Reading, parameters: _Node) -> list[str]:
     if parameters.type == "identifier":
-        return {reading.text(parameters)}
-    names: set[str] = set()
+        return [reading.text(parameters)]
+    names: list[str] = []
     for parameter in parameters.named_children:
         pattern = parameter.child_by_field_name("pattern") or parameter
-        if pattern.type == "identifier":
-            names.add(reading.text(pattern))
+        names.append(reading.text(pattern) if pattern.type == "identifier" else "")
     return names
+
+
+def _same(a: _Node | None, b: _Node) -> bool:
+    return a is not None and (a.start_byte, a.end_byte) == (b.start_byte, b.end_byte)
 
 
 def _arguments(call: _Node) -> list[_Node]:

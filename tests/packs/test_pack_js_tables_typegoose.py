@@ -3,8 +3,10 @@
 (`getModelForClass`, v5's `new C().getModelForClass(C, …)`, `TypegooseModule.forFeature`), named
 as typegoose names it (`customName`, `automaticName`, `schemaOptions.collection`, options
 inherited from a base class and overridden by the call's); a subdocument class is no collection;
-a wrapper that makes a model of the class its caller passes is a finding at the call. Each scan is
-held to the parse-all document (the pre-filter identity)."""
+a function of the project's that makes a model of the class its caller passes is followed to its
+calls (in any file: the link asks for the files that spell its name), and is a finding where no
+call reaches it or its callers cannot be named (a method). Each scan is held to the parse-all
+document (the pre-filter identity)."""
 
 from __future__ import annotations
 
@@ -55,6 +57,8 @@ def test_the_classes_code_makes_models_of_are_collections_named_as_typegoose_nam
         ("notes", "src/models/review.ts:3"),  # automaticName: model Review_notes, its collection
         ("archive", "src/models/crate.ts:4"),  # the base class's collection, inherited
         ("labels", "src/legacy/tag.ts:3"),  # v5: the call's schemaOptions
+        ("badges", "src/models/badge.ts:4"),  # a wrapper of the project's, called in the file
+        ("club_members", "src/models/member.ts:3"),  # the wrapper called in a module file
     }
     kinds = {r["kind"] for r in document["resources"]}
     assert kinds == {"collection"}
@@ -67,14 +71,15 @@ def test_a_made_class_carries_its_prop_members_as_columns(document: dict[str, An
     assert signals["collection:readers"] == "email,phone"
 
 
-def test_a_class_passed_in_by_the_caller_is_a_finding_at_the_call(document: dict[str, Any]) -> None:
+def test_a_maker_whose_class_no_call_passes_is_a_finding_at_it(document: dict[str, Any]) -> None:
     places = [
         f"{where['path']}:{where['line']}"
         for f in document["findings"]
         if f["code"] == "UNRESOLVED_TABLE_NAME"
         for where in f["locations"]
     ]
-    assert places == ["src/db/provide.ts:5"]
+    # a method's callers are not followed; a wrapper nothing calls makes no model
+    assert places == ["src/db/provide.ts:10", "src/db/unused.ts:2"]
 
 
 def test_a_model_of_a_class_the_scan_cannot_find_is_a_finding(tmp_path: Path) -> None:
