@@ -121,6 +121,31 @@ def test_a_parameter_s_default_is_read_and_said_to_be_one() -> None:
     assert "settings's default" in str(found["GET /orders/list"]["configDefault"])
 
 
+def test_a_parameter_no_call_shows_may_set_any_key_after_the_defaults() -> None:
+    files = {
+        **_SETTINGS,
+        **_app(
+            "app.config.from_object('shop.conf.base.Live')",
+            "app.config.from_object(overrides)",
+            params="overrides=None",
+        ),
+    }
+    found = _routes(files)
+    assert set(found) == {"GET /orders/list", "POST /stock/count"}
+    assert found["POST /stock/count"]["configDefault"] == (
+        "app.config['STOCK_ROOT'] may be set by app.config.from_object(overrides) "
+        "(shop/factory.py:7)"
+    )
+
+
+def test_files_that_set_a_key_differently_leave_it_not_known() -> None:
+    files = {
+        **_app("app.config['ORDERS_ROOT'] = '/one'"),
+        "shop/other.py": "def tune(app):\n    app.config.from_mapping({'ORDERS_ROOT': '/two'})\n",
+    }
+    assert prefix_unresolved(files) == ["GET /list"]
+
+
 def test_later_writes_override_earlier_ones_in_statement_order() -> None:
     files = {
         **_SETTINGS,
