@@ -35,6 +35,7 @@ from .django_registries import (
     KINDS,
     STORE_MAKERS,
     AppModels,
+    Registries,
     class_attribute,
     fill_registry,
     imported_string,
@@ -203,6 +204,7 @@ class Collector:
         self.applied: dict[tuple[str, int], bool] | None = None
         self.spans: set[tuple[str, int, int]] = set()
         self.app_labels: dict[tuple[str, str], str] = {}  # a model's, from its app's config
+        self.registries = Registries()  # what the registries of the link share, made once
 
     # -- entry point -----------------------------------------------------------------------
 
