@@ -12,8 +12,9 @@ values decorators read to build keys are computed as Django does: `Model._meta.a
 lower-cased). What cannot be computed is a finding at the decorator (its entry is not listed).
 A decorator function also called outside decorators (`deco(model, "x")(View)` in a loop over
 models) is run where Django runs it at start: each app's `AppConfig.ready()` (`apps.py`), with
-`self.get_models()` the app's models; a call no `ready()` reaches, or one run where the values
-are not known, leaves the store open: what is built from it carries a finding at that call. A store all of whose
+`self.get_models()` the app's models, once a link whatever the number of registries
+(`Started`); a call no `ready()` reaches, or one run where the values are not known, leaves
+the store open: what is built from it carries a finding at that call. A store all of whose
 fillers ran is closed: a key it lacks raises `KeyError` there, as in Python (a model with no
 view of that kind builds no pattern). Sites in test code (`tests/`, `test_*.py`) are not run.
 """
