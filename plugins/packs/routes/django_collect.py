@@ -35,6 +35,7 @@ from .django_registries import (
     KINDS,
     STORE_MAKERS,
     AppModels,
+    Registries,
     class_attribute,
     fill_registry,
     imported_string,
@@ -71,6 +72,8 @@ _ORDER = (
     "if it ran first"
 )
 
+
+_WORD = re.compile(r"\w+")  # a name as `\bname\b` finds it
 
 # what a value the evaluator holds may raise when it is used as Python would (`[1] in {}`): the
 # evaluation stops, as a finding
@@ -182,6 +185,7 @@ class Collector:
         self.built: dict[str, Built] = {}
         self.imported_by_conf: set[str] = set()  # files the URLconf being run imports
         self.modules: list[tuple[str, DjangoFacts]] | None = None  # `django_modules`
+        self.effects_by_word: dict[str, list[tuple[str, int, str]]] | None = None  # `spelling`
         # objects storing items that make no URL pattern themselves: other modules' calls on
         # them are not looked for (their names are often common words); those a build read
         self.unfilled: dict[tuple[str, str], int] = {}
@@ -203,6 +207,7 @@ class Collector:
         self.applied: dict[tuple[str, int], bool] | None = None
         self.spans: set[tuple[str, int, int]] = set()
         self.app_labels: dict[tuple[str, str], str] = {}  # a model's, from its app's config
+        self.registries = Registries()  # what the registries of the link share, made once
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -557,24 +562,34 @@ class Collector:
         if stores and not makes:  # its items may become URL patterns elsewhere: not looked for
             self.unfilled[key] = line
             self.unfilled_objects[id(made)] = key
-        word = re.compile(rf"\b{re.escape(name)}\b")
-        for at, text in facts.effects:  # its own module's calls on it, after it is made
-            if at > line and word.search(text):
+        spelt = self.spelling(name)
+        for other, at, text in spelt:  # its own module's calls on it, after it is made
+            if other == file and at > line:
                 self.effect(file, at, text, ())
         if not (stores and makes):
             return made  # not a collector (a settings object): no other module fills it
         self.linker.resolver.words.add(name)  # the files that fill it spell it
-        for other, held in self.django_modules():
+        for other, at, text in spelt:
             if other == file:
                 continue
             if other == self.building:
                 continue  # the building URLconf's own calls run before its build (`run`)
-            for at, text in held.effects:
-                if word.search(text):
-                    gaps = () if other in self.imported_by_conf else ((other, at, f"`{name}` "
-                                                                      + _ORDER),)  # fmt: skip
-                    self.effect(other, at, text, gaps)
+            gaps = () if other in self.imported_by_conf else ((other, at, f"`{name}` "
+                                                              + _ORDER),)  # fmt: skip
+            self.effect(other, at, text, gaps)
         return made
+
+    def spelling(self, name: str) -> list[tuple[str, int, str]]:
+        """The module-level calls (`DjangoFacts.effects`) that spell the word `name`, in
+        module then line order: (module, line, code). Indexed by word once a link: each object
+        made looked through every module's calls, objects times modules."""
+        if self.effects_by_word is None:
+            self.effects_by_word = {}
+            for other, held in self.django_modules():
+                for at, text in held.effects:
+                    for word in dict.fromkeys(_WORD.findall(text)):
+                        self.effects_by_word.setdefault(word, []).append((other, at, text))
+        return self.effects_by_word.get(name, [])
 
     def collects(self, cls: Ref) -> bool:
         """Whether the class or a base stores items on its instances (`self.x.append(...)`)
