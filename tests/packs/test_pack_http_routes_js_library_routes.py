@@ -126,6 +126,10 @@ def test_a_proxy_and_connect_rpc_are_findings_where_they_are_configured() -> Non
             "  .listen(3002);\n"
         ),
     }
+    files["worker/client.ts"] = (
+        "import { createConnectTransport } from '@connectrpc/connect-node';\n"
+        "export const transport = createConnectTransport({ baseUrl: 'http://jobs' });\n"
+    )  # a client's transport: no routes, no finding
     assert names(files) == {"GET /", "GET /status"}
     assert sorted(finding_places(files)["UNRESOLVED_ROUTE"]) == [
         "billing/server.js:5",

@@ -756,16 +756,18 @@ UNREAD = (
     _generates("json-server", "javascript", "json-server", r"\.router\s*\("),
     _generates("@nestjsx/crud", "javascript", "@nestjsx/crud", r"@Crud\s*\("),
     # Connect RPC: a route per method of the service definitions given to its plugin, adapter
-    # or middleware (generated code, often of another package); `@bufbuild/` before 1.0
+    # or middleware (generated code, often of another package); `@bufbuild/` before 1.0.
+    # connect-node is a client's transport too: named only where its adapter is made
     *(
         Unread(f"@connectrpc/connect-{adapter}", "javascript", (f"/connect-{adapter}".encode(),),
                _js_import(rf"@(?:connectrpc|bufbuild)/connect-{adapter}"), re.compile(calls))
         for adapter, calls in (
             ("fastify", rb"\bregister\s*\(\s*fastifyConnectPlugin\b"),
             ("express", rb"\bexpressConnectMiddleware\s*\("),
-            ("node", rb"\bconnectNodeAdapter\s*\("),
         )
     ),
+    Unread("@connectrpc/connect-node", "javascript", (b"/connect-node",),
+           re.compile(rb"\bconnectNodeAdapter\s*\("), re.compile(rb"\bconnectNodeAdapter\s*\(")),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
 # packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and
