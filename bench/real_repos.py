@@ -43,6 +43,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +100,10 @@ def _framework(resource: dict[str, Any]) -> str:
 
 
 def _expected_names(
-    kind: str, expected: list[dict[str, Any]], resources: list[dict[str, Any]]
+    kind: str,
+    expected: list[dict[str, Any]],
+    resources: list[dict[str, Any]],
+    key: Callable[[str, str, str], str],
 ) -> dict[str, dict[str, Any]]:
     """The truth's items by normalised name, each read as the router the pack names on the
     routes of its own files reads it (else on most of the repository's): a truth written
@@ -115,7 +119,7 @@ def _expected_names(
         for where in item.get("files") or [item.get("file", "")]:
             near.update(in_file.get(where, Counter()))
         guess = (near or overall).most_common(1)
-        wanted[normalise(kind, item["name"], guess[0][0] if guess else "")] = item
+        wanted[key(item.get("kind", kind), item["name"], guess[0][0] if guess else "")] = item
     return wanted
 
 
@@ -176,7 +180,7 @@ def _library(pack: str, resource: dict[str, Any]) -> str:
 
 def by_library(
     pack: str,
-    kind: str,
+    key: Callable[[str, str, str], str],
     resources: list[dict[str, Any]],
     wanted: dict[str, dict[str, Any]],
     missed: list[str],
@@ -185,7 +189,7 @@ def by_library(
     """True and false positives, misses and silent misses per framework or ORM (issue 36's
     rows). A reported item is the library the pack names on it; a missed one is the library
     of what the pack found in the files that declare it, else the pack's most common one."""
-    named = {normalise(kind, r["name"], _framework(r)): _library(pack, r) for r in resources}
+    named = {key(r["kind"], r["name"], _framework(r)): _library(pack, r) for r in resources}
     in_file: dict[str, Counter[str]] = {}
     for r in resources:
         where = (r.get("location") or {}).get("path", "").removeprefix("./")
@@ -214,9 +218,16 @@ def score(
     kind: str, expected: list[dict[str, Any]], run: dict[str, Any], pack: str = ""
 ) -> dict[str, Any]:
     doc = run["doc"] or {"resources": [], "findings": [], "unresolved": []}
-    resources = [r for r in doc.get("resources", []) if r.get("kind") == kind]
-    reported = {normalise(kind, r["name"], _framework(r)) for r in resources}
-    wanted = _expected_names(kind, expected, resources)
+    # an item may name a kind of its own (a knex table beside a Mongoose collection): it is
+    # then keyed `kind:name`, so one pack's tables and collections are scored together
+    kinds = {kind} | {e["kind"] for e in expected if "kind" in e}
+    resources = [r for r in doc.get("resources", []) if r.get("kind") in kinds]
+
+    def key(of: str, name: str, framework: str = "") -> str:
+        return normalise(kind, name, framework) if of == kind else f"{of}:{name}"
+
+    reported = {key(r["kind"], r["name"], _framework(r)) for r in resources}
+    wanted = _expected_names(kind, expected, resources, key)
     hits = reported & wanted.keys()
     missed = sorted(wanted.keys() - reported)
     pointed = pointed_files(doc)
@@ -230,7 +241,7 @@ def score(
     # a truth written with the wrong kind (Mongoose's collections as tables) would score its
     # items as silent misses; name them so the truth gets fixed, not the pack
     other_kinds = {
-        normalise(kind, r["name"]) for r in doc.get("resources", []) if r.get("kind") != kind
+        normalise(kind, r["name"]) for r in doc.get("resources", []) if r.get("kind") not in kinds
     }
     return {
         "status": run["status"],
@@ -250,7 +261,7 @@ def score(
         "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
         "unresolved": len(doc.get("unresolved", [])),
         "unresolved_entries": doc.get("unresolved", []),
-        "by_library": by_library(pack, kind, resources, wanted, missed, silent),
+        "by_library": by_library(pack, key, resources, wanted, missed, silent),
         "missed_as_other_kind": sorted(other_kinds & set(missed)),
     }
 
