@@ -2602,6 +2602,8 @@ class _RouteResolver:
         options that are known where they agree). In Python, a branch picked by a test that
         read the configuration's defaults carries their sources (`attrs.configDefault`)."""
         picked, assumed = self._test(path, expr)
+        if picked is None and (per_default := self._choice_per_default(path, expr)) is not None:
+            return per_default
         if picked is None:
             self.forks += 1
             if self.forks > _MAX_FORKS:
@@ -2613,6 +2615,29 @@ class _RouteResolver:
         if assumed and isinstance(chosen, _Str) and (path.endswith(".py") or expr.test == "in"):
             return _Str(chosen.value, _merged(assumed, chosen.assumed))
         return chosen
+
+    def _choice_per_default(self, path: str, expr: Choice) -> _Entity | None:
+        """A JavaScript comparison read as a flag (`isDev = process.env.NODE_ENV ===
+        'development'`) on a value the defaults give several of (`_readings`): the flag
+        under each, one string where they agree; None for any other choice."""
+        if expr.test != "in" or path.endswith(".py"):
+            return None
+        readings = self._readings(path, expr.tested)
+        if readings is None or len(readings) < 2:
+            return None
+        against = [self._string(path, option) for option in expr.against]
+        if None in against:
+            return None
+        chosen: list[_Str] = []
+        for value, assumed in readings:
+            picked = (value in against) != expr.negated
+            branch = self.evaluate(path, expr.then if picked else expr.otherwise)
+            if not isinstance(branch, _Str):
+                return None
+            chosen.append(_Str(branch.value, _merged(assumed, branch.assumed)))
+        if all(c.value == chosen[0].value for c in chosen):
+            return _Str(chosen[0].value, _merged(*(c.assumed for c in chosen)))
+        return _OneOf(list(chosen))
 
     def _test(self, path: str, expr: Choice) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `expr`'s test holds (None: not known), and the configuration defaults the
@@ -3006,7 +3031,10 @@ class _RouteResolver:
         for expr, auth in args:
             child = self.evaluate(path, expr) if expr is not None else None
             if isinstance(child, _Router) and expr is not None:
-                mount = MountDecl(use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)))
+                mount = MountDecl(
+                    use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)),
+                    only_if=use.only_if,
+                )  # fmt: skip
                 node.mounts.append((path, mount, child.key))
                 continue
             if child is None:
@@ -3682,18 +3710,38 @@ class _RouteResolver:
             else:
                 return None, ()
             return value != condition.negate, assumed
-        value_ = self._string(path, condition.test)
-        assumed_ = self._assumed(path, condition.test)
-        if value_ is None or (configured and not assumed_):
-            return None, ()
+        other: str | None = None
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
                 return None, ()
-            holds = value_ == other
-        else:
-            holds = bool(value_)
-        return holds != condition.negate, assumed_
+        readings = self._readings(path, condition.test)
+        if readings is None or any(configured and not a for _, a in readings):
+            return None, ()
+        runs = [
+            (((value == other) if condition.equals is not None else bool(value)), assumed)
+            for value, assumed in readings
+        ]
+        run = [a for holds, a in runs if holds != condition.negate]
+        deciding = run[:1] if run else [a for _, a in runs]
+        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+
+    def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
+        """The strings `expr` is under the configuration's defaults, each with the defaults it
+        was read with: one, or one per default a value has several of (`process.env.NODE_ENV`
+        unset or `production`: `js_facts._NODE_ENV_DEFAULTS`); None when not known."""
+        if type(expr) is Lit:
+            return [(expr.value, ())]
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _Str):
+            return [(entity.value, entity.assumed)]
+        if (
+            isinstance(entity, _OneOf)
+            and entity.options
+            and all(isinstance(o, _Str) and o.assumed for o in entity.options)
+        ):
+            return [(o.value, o.assumed) for o in entity.options if isinstance(o, _Str)]
+        return None
 
     def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
         """Whether the configuration's defaults run the branch `condition` guards, with the

@@ -757,6 +757,9 @@ class UseDecl:
     owner: Expr
     args: tuple[tuple[Expr | None, Auth], ...]
     line: int
+    # written under an `if` (as `RouteDecl.only_if`): what it mounts is served only where it
+    # holds (a Fastify `register`, an Express `use` of a router)
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
