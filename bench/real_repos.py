@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +123,7 @@ def _library(pack: str, resource: dict[str, Any]) -> str:
 
 def by_library(
     pack: str,
-    kind: str,
+    key: Callable[[str, str], str],
     resources: list[dict[str, Any]],
     wanted: dict[str, dict[str, Any]],
     missed: list[str],
@@ -131,7 +132,7 @@ def by_library(
     """True and false positives, misses and silent misses per framework or ORM (issue 36's
     rows). A reported item is the library the pack names on it; a missed one is the library
     of what the pack found in the files that declare it, else the pack's most common one."""
-    named = {normalise(kind, r["name"]): _library(pack, r) for r in resources}
+    named = {key(r["kind"], r["name"]): _library(pack, r) for r in resources}
     in_file: dict[str, Counter[str]] = {}
     for r in resources:
         where = (r.get("location") or {}).get("path", "").removeprefix("./")
@@ -160,9 +161,16 @@ def score(
     kind: str, expected: list[dict[str, Any]], run: dict[str, Any], pack: str = ""
 ) -> dict[str, Any]:
     doc = run["doc"] or {"resources": [], "findings": [], "unresolved": []}
-    resources = [r for r in doc.get("resources", []) if r.get("kind") == kind]
-    reported = {normalise(kind, r["name"]) for r in resources}
-    wanted = {normalise(kind, e["name"]): e for e in expected}
+    # an item may name a kind of its own (a knex table beside a Mongoose collection): it is
+    # then keyed `kind:name`, so one pack's tables and collections are scored together
+    kinds = {kind} | {e["kind"] for e in expected if "kind" in e}
+    resources = [r for r in doc.get("resources", []) if r.get("kind") in kinds]
+
+    def key(of: str, name: str) -> str:
+        return normalise(kind, name) if of == kind else f"{of}:{name}"
+
+    reported = {key(r["kind"], r["name"]) for r in resources}
+    wanted = {key(e.get("kind", kind), e["name"]): e for e in expected}
     hits = reported & wanted.keys()
     missed = sorted(wanted.keys() - reported)
     pointed = pointed_files(doc)
@@ -176,7 +184,7 @@ def score(
     # a truth written with the wrong kind (Mongoose's collections as tables) would score its
     # items as silent misses; name them so the truth gets fixed, not the pack
     other_kinds = {
-        normalise(kind, r["name"]) for r in doc.get("resources", []) if r.get("kind") != kind
+        normalise(kind, r["name"]) for r in doc.get("resources", []) if r.get("kind") not in kinds
     }
     return {
         "status": run["status"],
@@ -196,7 +204,7 @@ def score(
         "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
         "unresolved": len(doc.get("unresolved", [])),
         "unresolved_entries": doc.get("unresolved", []),
-        "by_library": by_library(pack, kind, resources, wanted, missed, silent),
+        "by_library": by_library(pack, key, resources, wanted, missed, silent),
         "missed_as_other_kind": sorted(other_kinds & set(missed)),
     }
 

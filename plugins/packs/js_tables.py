@@ -18,7 +18,8 @@ to every model.
 - Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
   named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
   built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
-  `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model.
+  `@nestjs/mongoose`'s `@Schema()` classes likewise, the class being the model; typegoose's
+  classes where code makes a model of them (`js_typegoose`).
 
 - Across files, where the ORM works across them: a Mongoose schema imported from another file
   (its `collection` option), a TypeORM `@ManyToMany` + `@JoinTable` junction (the target entity
@@ -49,6 +50,7 @@ from dataclasses import dataclass, replace
 
 import tree_sitter
 
+from . import js_typegoose
 from .builders import DUPLICATE_TABLE_NAME, duplicate_findings, location, pii_value, signal
 from .declared_versions import NPM, Declarations, Declared, by_version, declared
 from .declared_versions import read as read_declarations
@@ -144,7 +146,8 @@ def admits(path: str, data: bytes) -> bool:
 
 _ORM_IMPORT = re.compile(
     rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|@sequelize/core|"""
-    rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|knex|@prisma/client)\1"""
+    rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|@typegoose/typegoose|typegoose|knex|"""
+    rb"""@prisma/client)\1"""
 )
 """An import of an ORM package (`require('knex')`, `from 'typeorm'`, `import 'mongoose'`): read
 without parsing, so a repository that uses an ORM and declares nothing the reader knows gets a
@@ -153,6 +156,7 @@ _ORM_OF_PACKAGE = {
     "sequelize": "sequelize", "sequelize-typescript": "sequelize", "@sequelize/core": "sequelize",
     "typeorm": "typeorm",
     "@nestjs/typeorm": "typeorm", "mongoose": "mongoose", "@nestjs/mongoose": "mongoose",
+    "@typegoose/typegoose": "mongoose", "typegoose": "mongoose",
     "knex": "knex", "@prisma/client": "prisma",
 }  # fmt: skip
 
@@ -240,6 +244,7 @@ def _declares(data: bytes) -> bool:
         or any(seed in data for seed in KNEX_SEEDS)
         or _raw_ddl(data)
         or any(seed in data for seed in MONGOOSE_SEEDS)
+        or js_typegoose.SEED in data
     )
 
 
@@ -401,6 +406,7 @@ class FileFacts:
     made: MadeFacts = NO_MADE  # models made through the project's own classes and functions
     node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
     declarations: Declarations | None = None  # a `package.json`'s dependencies
+    typegoose: js_typegoose.TypegooseFacts | None = None  # classes, makers and their callers
 
 
 EMPTY = FileFacts()
@@ -432,6 +438,7 @@ def _extract(path: str, source: str) -> FileFacts:
         not _declares(data)
         and not _exports_constants(data)
         and not may_make(data)
+        and not js_typegoose.passes_class(data)
         and NODE_PATH_SEED not in data
     ):
         if _REEXPORT.search(data) is None:
@@ -482,6 +489,10 @@ class _Reader:
         self.knex = any(seed in data for seed in KNEX_SEEDS) or self.knex_raw
         self.mongoose = any(seed in data for seed in MONGOOSE_SEEDS)
         self.nest_mongoose = NEST_MONGOOSE_SEED in data
+        self.typegoose = js_typegoose.SEED in data
+        self.typegoose_models: list[
+            js_typegoose.TypegooseModel | js_typegoose.TypegooseTemplate
+        ] = []
         self.sequelize_ts = SEQUELIZE_TS_SEED in data
         self.consts: dict[str, str] = {}  # top-level `const X = 'literal'`
         self.flags: dict[str, bool] = {}  # their objects' boolean members (`FileFacts.flags`)
@@ -530,6 +541,19 @@ class _Reader:
             flags=tuple(sorted(self.flags.items())),
             made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
             node_paths=tuple(self.node_paths),
+            typegoose=self._typegoose(root),
+        )
+
+    def _typegoose(self, root: _Node) -> js_typegoose.TypegooseFacts | None:
+        calls = js_typegoose.class_calls(self, root) if js_typegoose.passes_class(self.data) else ()
+        if not self.typegoose and not calls:
+            return None
+        made = self.typegoose_models
+        return js_typegoose.TypegooseFacts(
+            js_typegoose.classes(self, root) if self.typegoose else (),
+            tuple(m for m in made if isinstance(m, js_typegoose.TypegooseModel)),
+            tuple(m for m in made if isinstance(m, js_typegoose.TypegooseTemplate)),
+            calls,
         )
 
     def _top_level(self, statement: _Node) -> None:
@@ -1054,6 +1078,8 @@ class _Reader:
             self._decorator_factory(node, method)
         elif self.mongoose and method == "pluralize" and args and args[0].type == "null":
             self.unpluralized = True
+        elif self.typegoose and (method in js_typegoose.MAKERS or method == "forFeature"):
+            self.typegoose_models += js_typegoose.models(self, node, method, owner)
 
     def _decorator_factory(self, node: _Node, method: str) -> None:
         """`Entity(…)` / `Table(…)` called, not written as a decorator, inside a function: a
@@ -1718,7 +1744,8 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*|raw)\b"
+    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*|raw"
+    rb"|getModelForClass|forFeature)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""
@@ -1843,6 +1870,10 @@ def link(
                 knex_tables[op.new_name] = _renamed(knex_tables.pop(op.name), op.new_name)
     named += knex_tables.values()
     named += _prisma_relation_tables(files)
+    typegoose, typegoose_words = _typegoose_collections(
+        files, schemas, versions, unpluralized, gaps
+    )
+    named += typegoose
     made, words = _made(files, schemas, gaps, unpluralized, versions)
     named += made
     gaps += _unread_orms(files, named, gaps)
@@ -1852,8 +1883,38 @@ def link(
         named += typeorm.named(path, line, junction, None, gaps)
     linked = render(named, gaps)
     linked.touched = frozenset(schemas.touched)
-    linked.words = words
+    linked.words = words | typegoose_words
     return linked
+
+
+def _typegoose_collections(
+    files: Sequence[tuple[str, FileFacts]],
+    schemas: _Schemas,
+    versions: _Versions,
+    unpluralized: bool,
+    gaps: list[Gap],
+) -> tuple[list[_Named], frozenset[str]]:
+    """The collections of typegoose's models (`js_typegoose.link`), named at their classes,
+    and the names of the functions that make a model of the class they are given."""
+    facts = {path: f.typegoose for path, f in files if f.typegoose is not None}
+    if not any(f.models or f.templates for f in facts.values()):
+        return [], frozenset()
+
+    def gap(path: str, line: int, detail: str) -> None:
+        gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, line))
+
+    named: dict[tuple[str, str, int], _Named] = {}  # two models of a class may share one
+    made, words = js_typegoose.link(facts, schemas.declared, gap)
+    for path, line, model, collection, columns in made:
+        if collection is None:
+            collection = (
+                model if unpluralized else versions.mongoose_collection(model, path, line, gaps)
+            )
+        named.setdefault(
+            (collection, path, line),
+            _Named("collection", collection, path, line, model, "mongoose", columns),
+        )
+    return list(named.values()), words
 
 
 def _made(

@@ -45,9 +45,24 @@ def test_each_item_counts_for_the_library_that_declares_it() -> None:
     """A found or false item is the library the pack names on it; a miss goes to the library
     found in its own file, else to the repository's most common one."""
     resources: list[dict[str, Any]] = [
-        {"name": "GET /a", "attrs": {"framework": "express"}, "location": {"path": "./web.js"}},
-        {"name": "GET /x", "attrs": {"framework": "express"}, "location": {"path": "web.js"}},
-        {"name": "GET /n", "attrs": {"framework": "nestjs"}, "location": {"path": "api.ts"}},
+        {
+            "kind": "route",
+            "name": "GET /a",
+            "attrs": {"framework": "express"},
+            "location": {"path": "./web.js"},
+        },
+        {
+            "kind": "route",
+            "name": "GET /x",
+            "attrs": {"framework": "express"},
+            "location": {"path": "web.js"},
+        },
+        {
+            "kind": "route",
+            "name": "GET /n",
+            "attrs": {"framework": "nestjs"},
+            "location": {"path": "api.ts"},
+        },
     ]
     wanted: dict[str, dict[str, Any]] = {
         "GET /a": {"name": "GET /a", "file": "web.js"},
@@ -56,13 +71,15 @@ def test_each_item_counts_for_the_library_that_declares_it() -> None:
         "GET /z": {"name": "GET /z", "files": ["other.js"]},
     }
     rows = by_library(
-        "pack-http-routes", "route", resources, wanted, ["GET /m", "GET /z"], ["GET /z"]
+        "pack-http-routes", normalise, resources, wanted, ["GET /m", "GET /z"], ["GET /z"]
     )
     assert rows == {
         "express": {"tp": 1, "fp": 1, "missed": 1, "silent": 1},
         "nestjs": {"tp": 1, "fp": 0, "missed": 1, "silent": 0},
     }
-    tables = by_library("pack-django", "table", [], {"t": {"name": "t", "file": "m.py"}}, ["t"], [])
+    tables = by_library(
+        "pack-django", normalise, [], {"t": {"name": "t", "file": "m.py"}}, ["t"], []
+    )
     assert tables == {"django models": {"tp": 0, "fp": 0, "missed": 1, "silent": 0}}
 
 
@@ -82,3 +99,42 @@ def test_a_truth_of_the_wrong_kind_names_the_items_the_pack_reported_otherwise()
     assert result["missed"] == ["posts", "users"]
     assert result["missed_as_other_kind"] == ["users"]
     assert score("collection", expected, run, "pack-js-tables")["missed_as_other_kind"] == []
+
+
+def test_items_of_their_own_kind_are_scored_beside_the_pack_s_kind() -> None:
+    """A repository with knex tables and Mongoose collections: the collections are expected
+    with `kind: "collection"`, found as such, and counted for Mongoose."""
+    doc = {
+        "resources": [
+            {
+                "kind": "table",
+                "name": "ledger",
+                "location": {"path": "m/1.js", "line": 3},
+                "attrs": {"orm": "knex"},
+            },
+            {
+                "kind": "collection",
+                "name": "ledger",
+                "location": {"path": "s.js", "line": 9},
+                "attrs": {"orm": "mongoose"},
+            },
+        ],
+        "findings": [],
+        "unresolved": [],
+    }
+    run = {"status": "ok", "wall": 0.1, "doc": doc}
+    expected = [
+        {"name": "ledger", "file": "m/1.js"},
+        {"name": "ledger", "file": "s.js", "kind": "collection"},
+        {"name": "audit", "file": "s.js", "kind": "collection"},
+    ]
+    result = score("table", expected, run, "pack-js-tables")
+    assert (result["tp"], result["missed"], result["false_positives"]) == (
+        2,
+        ["collection:audit"],
+        [],
+    )
+    assert result["by_library"] == {
+        "knex": {"tp": 1, "fp": 0, "missed": 0, "silent": 0},
+        "mongoose": {"tp": 1, "fp": 0, "missed": 1, "silent": 1},
+    }

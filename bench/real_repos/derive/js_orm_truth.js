@@ -205,6 +205,8 @@ async function main () {
       let m
       if (/information_schema\.tables/i.test(statement)) return tables.has(bindings[0]) ? [{ exists: 1 }] : []
       if (/information_schema\.columns/i.test(statement)) return []
+      // MySQL's renameColumn reads the column first (`show full fields … where field = ?`): one column of it
+      if (/^show\s+full\s+fields/i.test(statement)) return [{ Field: bindings[bindings.length - 1], Type: 'text', Null: 'YES', Default: null, Extra: '', Comment: '' }]
       // knex's own SQL quotes its names; a raw() statement may not
       for (const one of statement.replace(/--[^\n]*/g, '').split(';')) {
         const s = one.trim()

@@ -73,7 +73,10 @@ def _fastapi_own_docs(route: Any, path: str) -> bool:
 
 
 def _is_api_route(route: Any) -> bool:
-    return any(kind.__name__ == "APIRoute" for kind in type(route).__mro__)
+    # FastAPI >= 0.139 hands an included router's routes out as `_EffectiveRouteContext`s, no
+    # `APIRoute` subclass: their methods are the declared ones too (no HEAD added beside GET)
+    names = {kind.__name__ for kind in type(route).__mro__}
+    return "APIRoute" in names or "_EffectiveRouteContext" in names
 
 
 def starlette_items(routes: Any, prefix: str, checkout: str) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from ..entry_points import is_distribution_file
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from ..version_ranges import Range, semver
-from . import js_dirload, js_strings, option_routes
+from . import flask_config, js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
@@ -72,6 +72,8 @@ from .model import (
     Evidence,
     Expr,
     Fallback,
+    FlaskConfigRead,
+    FlaskConfigWrite,
     Format,
     Function,
     GlobalPrefix,
@@ -484,6 +486,7 @@ class _RouteResolver:
         self.decorations: dict[str, tuple[str, Expr]] | None = None  # `_decorated`
         self.global_stores: dict[str, list[tuple[str, Expr]]] | None = None  # `_stored_global`
         self.env_loads: list[tuple[str, str, EnvLoad]] | None = None  # `_loaded_env`
+        self.flask_writes: list[tuple[str, FlaskConfigWrite]] | None = None  # `_flask_config`
         self.resolving: set[tuple[str, Expr]] = set()
         # Python mounts of a child not known: (file, line, the child, the app mounted on)
         self.unread_mounts: list[tuple[str, int, str, _Node]] = []
@@ -4047,6 +4050,8 @@ class _RouteResolver:
             return _newlines(self._config_key(path, expr), expr.newlines)
         if isinstance(expr, PluginOf):
             return self._plugin(path, expr)
+        if isinstance(expr, FlaskConfigRead):  # `app.config["PREFIX"]`
+            return self._flask_config(path, expr)
         if isinstance(expr, Call):
             callee = self.evaluate(path, expr.callee)
             if (
@@ -4105,6 +4110,72 @@ class _RouteResolver:
         if value is None and "." not in expr.key:
             return self._env_value(path, expr.key)
         return _Str(value) if value is not None else None
+
+    def _flask_config(self, path: str, expr: FlaskConfigRead) -> _Entity | None:
+        """What a Flask app's configuration holds under a key once the writes every scanned
+        file makes have run (`flask_config.fold`), else `get`'s default; what the running app
+        may set instead (`from_pyfile`, `from_envvar`...) is said in `_Str.assumed`. None where
+        no write shows it (a `KeyError` or a value out of sight). A pre-filtering scan parses
+        the files that spell a loader (`words`) before it trusts the answer."""
+        self.words |= flask_config.WORDS
+        if self.flask_writes is None:
+            self.flask_writes = [
+                (file, write)
+                for file in sorted(self.modules, key=lambda p: p.encode())
+                for write in self.modules[file].flask_config
+            ]
+        held: flask_config.Held[_Entity] = flask_config.fold(
+            self.flask_writes, expr.key, self.evaluate, self._config_attribute, _one_of_entities
+        )
+        if held.set:
+            value = held.value
+        elif expr.default is not None:
+            value = self.evaluate(path, expr.default)
+        else:
+            return None
+        if not isinstance(value, _Str) or not held.assumed:
+            return value
+        read = f"app.config[{expr.key!r}]"
+        return _Str(value.value, _merged(value.assumed, tuple(f"{read} {a}" for a in held.assumed)))
+
+    def _config_attribute(self, file: str, target: Expr, key: str) -> _Entity | str | None:
+        """What `config.from_object(target)`, written in `file`, sets `key` to: the class's or
+        module's attribute (`flask_config.ABSENT` where it has none), the attribute of what a
+        dotted string names (`"pkg.settings.Default"`, as werkzeug's `import_string` finds it),
+        `flask_config.UNKNOWN` for what the scan does not show; None for an attribute whose
+        value it does not show."""
+        if isinstance(target, Lit):
+            return self._object_key(file, self._dotted_object(file, target.value), key)
+        return self._object_key(file, self.evaluate(file, target), key)
+
+    def _dotted_object(self, file: str, dotted: str) -> _Entity | None:
+        module, _, attr = dotted.rpartition(".")
+        found = self.evaluate(file, ImportRef(module, attr)) if module else None
+        return found if found is not None else self.evaluate(file, ImportRef(dotted, None))
+
+    def _object_key(
+        self, file: str, entity: _Entity | None, key: str, depth: int = 0
+    ) -> _Entity | str | None:
+        if isinstance(entity, _OneOf) and depth < _MAX_DEPTH:  # `configs[name]`: each option
+            got = [self._object_key(file, o, key, depth + 1) for o in entity.options]
+            if flask_config.UNKNOWN in got:
+                return flask_config.UNKNOWN
+            if all(g == flask_config.ABSENT for g in got):
+                return flask_config.ABSENT
+            values = [None if isinstance(g, str) else g for g in got]  # unset in some: not known
+            return values[0] if all(v == values[0] for v in values) else _OneOf(values)
+        if isinstance(entity, _Str) and depth < _MAX_DEPTH:  # a dotted name held in a variable
+            return self._object_key(file, self._dotted_object(file, entity.value), key, depth + 1)
+        if isinstance(entity, _PyModule):
+            found = self._member(entity, key)
+            module = self.python_files.get(entity.name)
+            bound = module is not None and key in self._facts(module).bindings
+            return found if found is not None or bound else flask_config.ABSENT
+        if isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+            found = self._member(entity, key)
+            own = any(name == key for name, _ in entity.value.fields)
+            return found if found is not None or own else flask_config.ABSENT
+        return flask_config.UNKNOWN
 
     def _symbol(self, path: str, expr: Sym) -> _Entity | None:
         """`_evaluate` of a name: its binding in `path`, then each member of the rest."""
@@ -4469,6 +4540,10 @@ def _newlines(entity: _Entity | None, newlines: bool) -> _Entity | None:
     return entity
 
 
+def _one_of_entities(values: list[_Entity | None]) -> _Entity | None:
+    return _OneOf(values)
+
+
 def describe(expr: Expr | None) -> str:
     """An expression as a finding's detail shows it: `settings.API_V1_STR`, `get_prefix()`."""
     if isinstance(expr, Lit):
@@ -4487,6 +4562,8 @@ def describe(expr: Expr | None) -> str:
         return f"/{expr.source}/{expr.flags}"
     if isinstance(expr, ConfigKey):
         return f"configService.get({expr.key!r})"
+    if isinstance(expr, FlaskConfigRead):
+        return f"app.config[{expr.key!r}]"
     if isinstance(expr, Member):
         return ".".join((describe(expr.base), *expr.path))
     if isinstance(expr, Fallback):

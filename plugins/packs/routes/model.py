@@ -385,6 +385,36 @@ class ConfigKey:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaskConfigRead:
+    """`app.config["K"]`, `app.config.get("K", default)` (`current_app.config` too): the value
+    the app's configuration holds under `key` once the writes the scan shows have run
+    (`FlaskConfigWrite`, `flask_config`), else `default` (`get`'s; None: no default, the key
+    unset is a `KeyError`)."""
+
+    key: str
+    default: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlaskConfigWrite:
+    """One write to a Flask app's configuration, at `line` in the def `scope` ("" at module
+    level): `kind` "object" (`from_object(value)`: the upper-case attributes of a class or
+    module, or of what a dotted string names), "set" (`config["K"] = v`, `update(K=v)`,
+    `from_mapping({"K": v})`: `key` gets `value`), "setdefault" (`key` gets `value` where it
+    is unset), or "runtime" (`from_envvar`, `from_pyfile`, `from_prefixed_env`, `from_file`:
+    what it sets is known only where the app runs; `source` names it). `conditional`: written
+    inside an `if`, `try`, `with` or loop, so it may not run."""
+
+    line: int
+    kind: str
+    key: str
+    value: Expr | None
+    source: str
+    scope: str = ""
+    conditional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Fallback:
     """`process.env.X || '/api'` (also `??`, `env.X ? env.X : '/api'`, a JSON schema's or a
     convict schema's `default`): `value` where the scanned files show it, else `default`,
@@ -551,6 +581,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | FlaskConfigRead
     | Pattern
     | ConfigKey
     | Lit
@@ -881,6 +912,9 @@ class ModuleFacts:
     # Python: a top-level `if __name__ == "__main__":`, a script run as a program (an entry point)
     runs_as_main: bool = False
     admin: AdminFacts | None = None  # Python: Flask-Admin's views and admins (`flask_admin`)
+    # Python: writes to a Flask app's `config` (`from_object`, `update`, `config["K"] = v`), in
+    # the file's statement order (`FlaskConfigWrite`)
+    flask_config: tuple[FlaskConfigWrite, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -936,6 +970,8 @@ _pickled_by_fields(
     PrefixDecl,
     GlobalPrefix,
     ConfigKey,
+    FlaskConfigRead,
+    FlaskConfigWrite,
     Fallback,
     Schema,
     Member,

@@ -26,6 +26,7 @@ from .auth import (
 )
 from .django_facts import django_facts
 from .flask_admin import admin_facts
+from .flask_config import config_read, config_writes, may_write
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .heads import search_gated
 from .model import (
@@ -47,6 +48,7 @@ from .model import (
     Evidence,
     Expr,
     Fallback,
+    FlaskConfigWrite,
     Format,
     Function,
     ImportRef,
@@ -161,6 +163,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         reader.user_check_lines = _evidence_lines(
             source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
         )
+    reader.names_flask = may_write(source)  # `app.config` read as a Flask app's
     reader.read(tree)
     return ModuleFacts(
         language="python",
@@ -176,6 +179,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         unread=unread_uses(source.encode("utf-8", "surrogatepass"), "python"),
         django=django_facts(tree, source, reader.package) if django else None,
         admin=admin_facts(tree) if _ADMIN_WORDS.search(source) else None,
+        flask_config=tuple(reader.flask_config),
     )
 
 
@@ -189,6 +193,11 @@ class _Reader:
         self.middleware: list[Middleware] = []
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
+        self._module_body: list[ast.stmt] = []
+        self._direct_of: dict[int, set[int]] = {}  # `_statement`: a body's own statements
+        self.names_flask = False  # the file names Flask: `x.config` is an app's (`flask_config`)
+        self.flask_config: list[FlaskConfigWrite] = []
+        self._config_written: set[int] = set()  # statements read for them (once per loop)
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self._function_site = ""  # the enclosing def's site ("" at module level)
@@ -229,6 +238,7 @@ class _Reader:
         statements: list[ast.stmt] = []
         _flatten(tree.body, statements, functions, classes)
         self._literals = _module_literals(tree.body)
+        self._module_body = tree.body
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
             if type(stmt) in _BINDERS:
@@ -367,6 +377,16 @@ class _Reader:
             if type(value) is ast.Call:  # `api = configure(bp, routes)` are calls too
                 self._enter(scope)
                 self._call(value)
+            if self.names_flask and kind is not ast.Return and id(stmt) not in self._config_written:
+                self._config_written.add(id(stmt))
+                self._enter(scope)
+                direct = self._direct_of.get(id(scope))
+                if direct is None:  # the statements the def (the module) runs unconditionally
+                    body = scope.body if scope is not None else self._module_body
+                    direct = self._direct_of[id(scope)] = {id(s) for s in body}
+                self.flask_config += config_writes(
+                    stmt, self._value, self._function_site, id(stmt) not in direct
+                )
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
             stmt.decorator_list  # type: ignore[attr-defined]
         ):
@@ -949,6 +969,10 @@ class _Reader:
         if kind is ast.Call:
             assert isinstance(node, ast.Call)
             name = _callee_name(node)
+            if name == "get" and self.names_flask:  # `app.config.get("PREFIX", "/x")`
+                read = config_read(node, self._value)
+                if read is not None:
+                    return read
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
@@ -989,6 +1013,8 @@ class _Reader:
             return Sym(path)
         if kind is ast.Subscript:  # `environments[env]`: one of a module-level dict's values
             assert isinstance(node, ast.Subscript)
+            if self.names_flask and (read := config_read(node, self._value)) is not None:
+                return read  # `app.config["PREFIX"]`
             return self._table_element(node) or self._chosen_value(node)
         if isinstance(node, ast.JoinedStr):
             return self._concat(
