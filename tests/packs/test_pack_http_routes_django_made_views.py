@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from routes_harness import document, finding_places, located  # noqa: E402
+import pytest  # noqa: E402
+from routes_harness import document, finding_places, located, scanned_both_ways  # noqa: E402
 
 SETTINGS = {"site/__init__.py": "", "site/settings.py": "ROOT_URLCONF = 'site.urls'\n"}
 
@@ -217,3 +218,42 @@ def test_a_view_below_a_formtools_wizard_answers_get_and_post() -> None:
         "POST /signup/",
     ]
     assert document(WIZARDS)["findings"] == []
+
+
+def test_a_classmethod_extending_its_bases_list_through_super_reads_the_subclass() -> None:
+    files = {
+        **SETTINGS,
+        "site/urls.py": (
+            "from django.urls import path\n"
+            "from desk import views\n"
+            "\n"
+            "urlpatterns = [*views.Extra.get_urls('extras', 'extras', ('list',))]\n"
+        ),
+        "desk/__init__.py": "",
+        "desk/views.py": CRUD_VIEWS
+        + (
+            "\n"
+            "class Extra(Crud):\n"
+            "    lookup = 'code'\n"
+            "\n"
+            "    @classmethod\n"
+            "    def get_urls(cls, url_base, url_name, actions=None):\n"
+            "        return super().get_urls(url_base, url_name, actions) + [\n"
+            "            path(cls.pattern(url_base, 'export'), cls.as_view(action='export'))\n"
+            "        ]\n"
+        ),
+    }
+    assert located(files) == {
+        "ANY /extras/": "site/urls.py:4",
+        "ANY /extras/{code}/export/": "site/urls.py:4",
+    }
+    assert finding_places(files) == {}
+
+
+@pytest.mark.parametrize("files", [CLASS_BUILT_LISTS, FACTORY_VIEWS, WIZARDS])
+def test_the_pre_filter_reads_the_same(
+    files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert '"resources": []' not in documents[0]

@@ -516,7 +516,8 @@ class Collector:
     ) -> object:
         """`name` of the class `cls` or its bases (after `cls` itself, for `super()`)."""
         seen: set[tuple[str, str]] = set()
-        receiver = obj.cls if isinstance(obj, Instance) else cls  # a classmethod's `cls`
+        # a classmethod's `cls`: the object's class, the class it is read from (or `super()`'s)
+        receiver = obj.cls if isinstance(obj, Instance) else obj if isinstance(obj, Ref) else cls
         order = self.bases(cls) if skip else [cls]
         while order:
             here = order.pop(0)
