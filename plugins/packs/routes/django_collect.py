@@ -20,6 +20,7 @@ past it, or on a value it cannot follow, the entry stays a finding where it is w
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import operator
 import re
@@ -66,6 +67,7 @@ _BUILTINS = frozenset({
     "getattr", "super", "isinstance", "set", "bool", "print", "any", "all", "type",
     "issubclass",
 })  # fmt: skip
+_CLASS_METHODS = frozenset({"classmethod", "classonlymethod"})  # Django's, for `as_view`
 _ORDER = (
     "is filled by this module-level call, which runs when the module is imported: the pack "
     "does not follow the order of that import against the URLconf's, its routes are listed as "
@@ -391,6 +393,8 @@ class Collector:
         if found is None:
             if name in _BUILTINS:
                 return Builtin(name)
+            if facts is not None and name in facts.literals:  # a copy: the code may change it
+                return copy.deepcopy(facts.literals[name])
             if binding is not None and not isinstance(binding, ImportRef):  # `KEY = "views"`
                 text = self.linker.resolver._string(file, Sym((name,)))
                 if text is not None:
@@ -448,6 +452,8 @@ class Collector:
                 got.origin, got.gaps = (file, node), self.gaps
             return got
         if isinstance(value, Ref) and value.kind == "class":
+            if name == "as_view":  # the class view, read as a URLconf's `X.as_view()` is,
+                return Builtin("as_view", value)  # the project's own `as_view` or Django's
             if name == "_meta":  # Django's, never a class's own
                 return class_attribute(self, value, name, Unknown((file, node)))
             got = self.class_member(value, name, None, file, node)
@@ -515,6 +521,8 @@ class Collector:
     ) -> object:
         """`name` of the class `cls` or its bases (after `cls` itself, for `super()`)."""
         seen: set[tuple[str, str]] = set()
+        # a classmethod's `cls`: the object's class, the class it is read from (or `super()`'s)
+        receiver = obj.cls if isinstance(obj, Instance) else obj if isinstance(obj, Ref) else cls
         order = self.bases(cls) if skip else [cls]
         while order:
             here = order.pop(0)
@@ -526,15 +534,28 @@ class Collector:
                 for stmt in tree.body:
                     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                         if stmt.name == name:
-                            if any(_decorator(d) == "staticmethod" for d in stmt.decorator_list):
+                            made = {_decorator(d) for d in stmt.decorator_list}
+                            if "staticmethod" in made:
                                 return Func(here.file, stmt, here)
+                            if made & _CLASS_METHODS:  # passed the class it is read from
+                                return Func(here.file, stmt, here, receiver)
                             return Func(here.file, stmt, here, obj)
                     elif isinstance(stmt, ast.Assign) and any(
                         isinstance(t, ast.Name) and t.id == name for t in stmt.targets
                     ):
                         return self.expr(stmt.value, here.file, {})
             elif tree is None and here.kind == "class":
-                return Unknown((file, node))
+                # a class whose code is not kept (a view subclass setting options): its literal
+                # class attributes, and its bases for the rest
+                known = self.linker.facts(here.file)
+                held = known.classes.get(here.name) if known is not None else None
+                if held is None or name in held.methods:
+                    return Unknown((file, node))
+                value = dict(held.fields).get(name, Unknown)
+                if value is ...:
+                    return Unknown((file, node))
+                if value is not Unknown:
+                    return value
             order += self.bases(here)
         return Unknown((file, node))
 
