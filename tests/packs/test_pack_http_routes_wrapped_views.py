@@ -270,3 +270,43 @@ def test_the_prefilter_reads_the_wrapped_class_views_the_same(
     filtered, _, _ = pre_filtered(tmp_path, monkeypatch)
     names = {str(r["name"]) for r in filtered["resources"]}
     assert names == {f"{m} {rule}" for rule in rules for m in _FREEZE}
+
+
+def test_a_restful_resource_given_as_a_view_to_the_wrapper_serves_its_methods() -> None:
+    """flask-restful's `Resource` is a `MethodView`: `Res.as_view(...)` handed to the wrapper
+    serves its verb methods, guarded by its `method_decorators`; `add_resource` serves the
+    class's `methods` list where it has one, as the view function it makes carries it."""
+    files = {
+        "ledger/api.py": (
+            "from flask import Flask\n"
+            "from flask_restful import Api, Resource\n"
+            "from flask_login import login_required\n"
+            "\n"
+            "def mount(target, rule, view):\n"
+            "    target.add_url_rule(rule, view_func=view)\n"
+            "\n"
+            "class Entry(Resource):\n"
+            "    method_decorators = [login_required]\n"
+            "\n"
+            "    def get(self, entry_id): ...\n"
+            "\n"
+            "    def patch(self, entry_id): ...\n"
+            "\n"
+            "class Sealed(Resource):\n"
+            "    methods = ['GET']\n"
+            "\n"
+            "    def get(self): ...\n"
+            "\n"
+            "    def delete(self): ...\n"
+            "\n"
+            "site = Flask(__name__)\n"
+            "mount(site, '/entries/<int:entry_id>', Entry.as_view('entry'))\n"
+            "Api(site, prefix='/v1').add_resource(Sealed, '/sealed')\n"
+        ),
+    }
+    assert placed(files) == {
+        "GET /entries/{entry_id}": "ledger/api.py:23 flask",
+        "PATCH /entries/{entry_id}": "ledger/api.py:23 flask",
+        "GET /v1/sealed": "ledger/api.py:24 flask",
+    }
+    assert _auth(files)["PATCH /entries/{entry_id}"] == "required"

@@ -1413,8 +1413,9 @@ class _Reader:
             (k.arg, value)
             for k in call.keywords
             if k.arg is not None and (value := self._passable(k.value)) is not None
-        ) + self._spread_options(call)
+        )
         if any(a is not None for a in (*args, *(v for _, v in keywords))):
+            keywords += self._spread_options(call)
             self.invocations.append(
                 Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
             )
