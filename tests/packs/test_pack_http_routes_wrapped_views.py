@@ -310,3 +310,28 @@ def test_a_restful_resource_given_as_a_view_to_the_wrapper_serves_its_methods() 
         "GET /v1/sealed": "ledger/api.py:24 flask",
     }
     assert _auth(files)["PATCH /entries/{entry_id}"] == "required"
+
+
+@pytest.mark.parametrize(
+    "routes",
+    [
+        "for rule, view in [('/f', Freeze.as_view('f')), ('/g', Digest.as_view('g'))]:\n"
+        "    threads.add_url_rule(rule, view_func=view)\n",
+        "wiring.attach(threads, [('/f', Freeze.as_view('f')), ('/g', Digest.as_view('g'))])\n",
+        "TABLE = (('/f', Freeze.as_view('f')), ('/g', Digest.as_view('g')))\n"
+        "wiring.attach(threads, TABLE)\n",
+    ],
+    ids=["a-module-loop", "a-table-passed", "a-module-table-passed"],
+)
+def test_class_views_in_a_table_of_rules_serve_their_methods(routes: str) -> None:
+    wiring = (
+        "def attach(target, table):\n"
+        "    for rule, view in table:\n"
+        "        target.add_url_rule(rule, view_func=view)\n"
+    )
+    assert sorted(placed(_board(wiring, routes))) == [
+        "DELETE /threads/f",
+        "GET /threads/g",
+        "POST /threads/f",
+        "POST /threads/g",
+    ]
