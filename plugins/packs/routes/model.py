@@ -207,6 +207,8 @@ class Param:
     name: str
     fallback: Sym
     default: Expr | None = None  # `verb="GET"`: what a call that passes nothing gives
+    # an option of the function's `**kwargs` (`name` its key): none where a call passes none
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -716,6 +718,8 @@ class RouteDecl:
     # not known to return it); when `owner` is no router but this one is, the route is an
     # `UNRESOLVED_ROUTE` here, never silence
     chain_root: tuple[Expr, str] | None = None
+    # Flask's `view_func=X.as_view(...)`: `endpoint` is the class `X`, not a function view
+    class_view: bool = False
 
 
 @dataclass(frozen=True, slots=True)
