@@ -352,6 +352,10 @@ def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
 _COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCase": str.upper}
+# what a path read through a local may be written as (`_Reader._path_like`)
+_PATH_LIKE = frozenset({"identifier", "member_expression", "binary_expression",
+                        "template_string", "ternary_expression", "subscript_expression",
+                        "call_expression"})  # fmt: skip
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -584,8 +588,7 @@ class _Reader:
                     outer = parent.parent.parent if parent.parent else None
                     top = outer is not None and outer.type in _TOP_LEVEL
                     declarators.append((parent.start_byte, parent, top))
-                    rebound.note(parent)
-                    scopes.note(parent)
+                    scopes.note(parent, rebound.note(parent))
                 elif kind == "assignment_expression":
                     rebound.note(parent)
                     left = parent.child_by_field_id(left_field)
@@ -1268,16 +1271,22 @@ class _Reader:
             return None
         how, declaring, scope = reached
         if how == js_scopes.PARAM:
-            return self._param(node, name) if name in self.bindings else None
+            return self._param_of(declaring, name) if name in self.bindings else None
         if scope == self._root or not scopes.shadows(reached, name):
             return None
         if how != js_scopes.DECL:  # a loop's variable, a local function or class
             return Opaque() if name in self.bindings else None
-        if read == self._value:
+        if read == self._value and self._path_like(declaring):
             value = self._declared_value(declaring, name, read)
             if _param_site_in(value):
                 return value
         return Sym((js_scopes.scoped_name(name, declaring),))
+
+    def _path_like(self, declarator: _Node) -> bool:
+        """Whether a declarator's value may be a path made of parameters (`base + '/x'`,
+        `` `${base}/x` ``, `opts.prefix || '/'`), not a function, an object or a list."""
+        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        return value is not None and value.type in _PATH_LIKE
 
     def _scoped_name(self, declarator: _Node, name: str) -> str:
         """The name a declarator binds `name` under: `name`, or for a local that is one of
@@ -3206,6 +3215,11 @@ class _Reader:
                 site, EXPRESS, _line(node), auth=Auth((Opaque(),)), app=True
             )
         return RouterRef(site)
+
+    def _param_of(self, function: _Node, name: str) -> Param | None:
+        """`name` as a parameter of `function` (`js_scopes` found which one)."""
+        index = self._param_index(function, name)
+        return Param(_site(function), index, name, Sym((name,))) if index is not None else None
 
     def _param(self, node: _Node, name: str) -> Param | None:
         """`name` as a parameter of the nearest enclosing function that declares it."""

@@ -140,17 +140,17 @@ class Rebound:
         """Whether the file binds `name` other than by a declaration."""
         return name in self._again
 
-    def note(self, binding: _Node | None) -> None:
+    def note(self, binding: _Node | None) -> _Node | None:
         """A declarator or an assignment the reader's walk of every `=` meets: the names it
-        binds."""
+        binds. Its target (the name or pattern), for `js_scopes` to list a declarator's."""
         if binding is None or binding.type not in _BINDINGS:
-            return
+            return None
         fields = self.reader.fields
         target = binding.child_by_field_id(
             fields.name if binding.type == "variable_declarator" else fields.left
         )
         if target is None:
-            return
+            return None
         if target.type == "identifier":
             site = self._binding(target)
             if site is not None:
@@ -158,6 +158,7 @@ class Rebound:
         elif binding.type == "assignment_expression":  # `[a, b] = x`, `({ a } = x)`
             for name in self._pattern_names(target):
                 self._add(name, (binding, "op"))
+        return target
 
     def updates(self) -> None:
         """`n++`, `--n`: found by their text, once the walk of every `=` is done."""

@@ -47,10 +47,12 @@ _NAMED = frozenset({"function_declaration", "generator_function_declaration",
 # holding parentheses itself (`(a = f()) =>`) is not seen, and its parameters read as before.
 _PARAM_END = re.compile(rb"\)\s*(?::[^=;{()]{0,120})?(?:=>|\{)")
 _ARROW = re.compile(rb"=>")
+_STATEMENTS = (b"if", b"for", b"while", b"switch", b"catch", b"with")
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
+_MEMO = _FUNCTIONS | {"statement_block"}  # where `reached` keeps what a name reaches
 _NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "type_identifier"})
 _PATTERNS = frozenset({"object_pattern", "array_pattern", "pair_pattern", "rest_pattern",
                        "assignment_pattern", "object_assignment_pattern",
@@ -72,8 +74,12 @@ def _param_words(source: bytes) -> set[str]:
     for match in _PARAM_END.finditer(source):
         end = match.start()
         start = source.rfind(b"(", 0, end)
-        if start >= 0 and source.rfind(b")", 0, end) < start:
-            words.update(_WORD.findall(source, start, end))
+        if start < 0 or source.rfind(b")", 0, end) > start:
+            continue
+        before = source[max(start - 8, 0) : start].rstrip()
+        if before.endswith(_STATEMENTS) and _statement(before):
+            continue  # `if (ready) {`, `while (…) {`: no parameters
+        words.update(_WORD.findall(source, start, end))
     for match in _ARROW.finditer(source):
         end = match.start()
         while end > 0 and source[end - 1] in _BLANKS:
@@ -84,6 +90,15 @@ def _param_words(source: bytes) -> set[str]:
         if start < end:
             words.add(source[start:end])
     return {w.decode("utf-8", "replace") for w in words}
+
+
+def _statement(before: bytes) -> bool:
+    """Whether `before` ends with a statement's word (`if`, not `notif`)."""
+    for word in _STATEMENTS:
+        if before.endswith(word):
+            cut = len(before) - len(word)
+            return cut == 0 or before[cut - 1] not in _NAME_BYTES
+    return False
 
 
 def scoped_name(name: str, declarator: _Node) -> str:
@@ -105,44 +120,62 @@ class Scopes:
         self.reader = reader
         self.root = root
         # name -> the id of each scope declaring it -> how, and the node that declares it
-        self._declared: dict[str, dict[int, Reached]] | None = None
+        self._declared: dict[str, dict[int, Reached]] = {}
+        # name -> its declarations (`_listed`)
+        self._names: dict[str, list[tuple[int, str, _Node, _Node | None]]] | None = None
         self._params: dict[int, frozenset[str]] = {}  # function id -> its parameters' names
-        self._noted: list[_Node] = []  # declarators with a value (`note`)
+        self._memo: dict[tuple[int, str], Reached | None] = {}  # (block or function id, name)
+        self._noted: list[tuple[_Node, _Node]] = []  # declarators with a value, their targets
         # the `let`/`var` declarations whose first declarator has no value (`let app;`)
         self.unvalued: list[_Node] = []
         self._param_words: set[str] | None = None  # every word of what may be a parameter list
 
     def contested(self, name: str) -> bool:
         """Whether the file declares `name` in more than one scope."""
-        return len(self._by_scope().get(name, ())) > 1
+        return len(self._scopes_of(name)) > 1
 
     def reached(self, node: _Node, name: str) -> Reached | None:
-        """The declaration of `name` that the read at `node` reaches: (how, node); for a
-        parameter, (`PARAM`, its function). None: no scope of the file declares it."""
-        scopes = self._by_scope().get(name, {})
+        """The declaration of `name` that the read at `node` reaches: (how, node, scope); for
+        a parameter, (`PARAM`, its function, it). None: no scope of the file declares it.
+        What a block or a function reaches is kept (`_memo`): reads of one name in one
+        function walk up to the first block, not to the module, each time."""
+        scopes = self._scopes_of(name)
+        passed: list[int] = []  # the blocks and functions walked through, to remember
+        found: Reached | None = None
         scope = node.parent
         while scope is not None:
-            found = scopes.get(scope.id)
-            if found is not None:
-                return found
+            here = scopes.get(scope.id)
+            if here is not None:
+                found = here
+                break
             kind = scope.type
+            if kind in _MEMO:
+                key = scope.id
+                if (key, name) in self._memo:
+                    found = self._memo[key, name]
+                    break
+                passed.append(key)
             if kind in _FUNCTIONS and name in self.params(scope):
-                return PARAM, scope, scope
+                found = (PARAM, scope, scope)
+                break
             if kind == "catch_clause":
                 caught = scope.child_by_field_id(self.reader.fields.parameter)
                 if caught is not None and name in self._pattern_names(caught):
-                    return CAUGHT, scope, scope
+                    found = (CAUGHT, scope, scope)
+                    break
             scope = scope.parent
-        return None
+        for key in passed:
+            self._memo[key, name] = found
+        return found
 
     def declares(self, name: str) -> bool:
         """Whether `name` may be declared more than once in the file: in two scopes, or in
         one and as a parameter (`_PARAM_LIST`'s words, a superset); only such a name's reads
         are followed to their declaration."""
-        scopes = self._by_scope().get(name)
-        if scopes is None:
+        listed = self._listed().get(name)
+        if listed is None:
             return False
-        if len(scopes) > 1:
+        if len(listed) > 1 and len(self._scopes_of(name)) > 1:
             return True
         if self._param_words is None:
             self._param_words = _param_words(self.reader.source)
@@ -150,7 +183,7 @@ class Scopes:
 
     def declared_by(self, declarator: _Node, name: str) -> Reached | None:
         """The declaration of `name` that `declarator` makes, if it is the first in its scope."""
-        for reached in self._by_scope().get(name, {}).values():
+        for reached in self._scopes_of(name).values():
             if reached[1] == declarator:
                 return reached
         return None
@@ -179,27 +212,49 @@ class Scopes:
             self._params[function.id] = known
         return known
 
-    def note(self, declarator: _Node) -> None:
-        """A declarator with a value, which the reader's walk of every `=` meets: the
-        declarations without one are found from the text (`_UNVALUED`)."""
-        self._noted.append(declarator)
+    def note(self, declarator: _Node, target: _Node | None) -> None:
+        """A declarator with a value and its target, which the reader's walk of every `=`
+        meets: the declarations without one are found from the text (`_UNVALUED`)."""
+        if target is not None:
+            self._noted.append((declarator, target))
 
     def unvalued_declarations(self) -> list[_Node]:
         """The `let`/`var` declarations with no value (`let app;`), for `js_rebound`."""
-        self._by_scope()
+        self._listed()
         return self.unvalued
 
-    def _by_scope(self) -> dict[str, dict[int, Reached]]:
-        if self._declared is not None:
-            return self._declared
+    def _scopes_of(self, name: str) -> dict[int, Reached]:
+        """The scopes declaring `name`, each with its first declaration there (made once a
+        name, when asked: most names are declared once and never asked about)."""
+        known = self._declared.get(name)
+        if known is None:
+            known = self._declared[name] = {}
+            for _, how, node, scope in self._listed().get(name, ()):
+                if scope is None:  # a declarator: its declaration's scope
+                    holder = node.parent
+                    if holder is None:
+                        continue
+                    scope = (
+                        self._function_of(holder)
+                        if holder.type == "variable_declaration"
+                        else self._block_of(holder)
+                    )
+                known.setdefault(scope.id, (how, node, scope))
+        return known
+
+    def _listed(self) -> dict[str, list[tuple[int, str, _Node, _Node | None]]]:
+        """Every declaration of the file by name, in source order: (where, how, the node, its
+        scope, or None for a declarator, whose scope `_scopes_of` finds)."""
+        if self._names is not None:
+            return self._names
         reader, root = self.reader, self.root
         fields = reader.fields
-        found: list[tuple[int, str, _Node, str, _Node]] = []  # (where, name, scope, how, node)
+        found: list[tuple[int, str, str, _Node, _Node | None]] = []
         for statement in root.named_children:
             if statement.type == "import_statement":
                 for name in self._import_names(statement):
-                    found.append((statement.start_byte, name, root, IMPORT, statement))
-        holders = {d.parent.id: d.parent for d in self._noted if d.parent is not None}
+                    found.append((statement.start_byte, name, IMPORT, statement, root))
+        declarators = list(self._noted)
         unvalued: set[int] = set()
         source = reader.source
         for pattern, spelled in zip(_UNVALUED, _WORDS, strict=True):
@@ -217,34 +272,38 @@ class Scopes:
                     if holder.id not in unvalued:
                         unvalued.add(holder.id)
                         self.unvalued.append(holder)
-                    holders[holder.id] = holder
+                        for d in holder.named_children:
+                            if (
+                                d.type == "variable_declarator"
+                                and d.child_by_field_id(fields.value) is None
+                                and (target := d.child_by_field_id(fields.name)) is not None
+                            ):
+                                declarators.append((d, target))
                 elif holder.type == "for_in_statement":  # `for (const x of xs)`
                     var = word.type == "var"
                     scope = self._function_of(holder) if var else holder
                     for name in self._pattern_names(holder.child_by_field_id(fields.left)):
-                        found.append((holder.start_byte, name, scope, LOOP, holder))
+                        found.append((holder.start_byte, name, LOOP, holder, scope))
                 elif holder.type in _NAMED:
                     named = holder.child_by_field_id(fields.name)
                     if named is not None:
-                        where = self._block_of(holder)
-                        found.append((holder.start_byte, reader._text(named), where, NAMED, holder))
-        for holder in holders.values():
-            scope = (
-                self._function_of(holder)
-                if holder.type == "variable_declaration"
-                else self._block_of(holder)
-            )
-            for declarator in holder.named_children:
-                if declarator.type != "variable_declarator":
-                    continue
-                for name in self._pattern_names(declarator.child_by_field_id(fields.name)):
-                    found.append((declarator.start_byte, name, scope, DECL, declarator))
+                        block = self._block_of(holder)
+                        found.append((holder.start_byte, reader._text(named), NAMED, holder, block))
+        text = reader.source
+        for declarator, target in declarators:
+            at = declarator.start_byte
+            if target.type == "identifier":
+                name = text[target.start_byte : target.end_byte].decode("utf-8", "replace")
+                found.append((at, name, DECL, declarator, None))
+            else:
+                for name in self._pattern_names(target):
+                    found.append((at, name, DECL, declarator, None))
         found.sort(key=lambda f: f[0])
-        declared: dict[str, dict[int, Reached]] = {}
-        for _, name, scope, how, node in found:
-            declared.setdefault(name, {}).setdefault(scope.id, (how, node, scope))
-        self._declared = declared
-        return declared
+        names: dict[str, list[tuple[int, str, _Node, _Node | None]]] = {}
+        for at, name, how, node, held in found:
+            names.setdefault(name, []).append((at, how, node, held))
+        self._names = names
+        return names
 
     def _block_of(self, declaration: _Node) -> _Node:
         """The scope of a `let`, `const`, `class` or function declaration: the statement
