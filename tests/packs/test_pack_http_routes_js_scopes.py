@@ -196,3 +196,12 @@ def test_a_name_assigned_out_of_straight_line_code_is_a_finding_at_the_route(bod
     assert names(files) == set()
     line = body.splitlines().index(next(x for x in body.splitlines() if "app.get" in x)) + 2
     assert f"app.js:{line}" in finding_places(files)["UNRESOLVED_ROUTER"]
+
+
+def test_a_mount_on_a_name_assigned_in_a_branch_is_a_finding_at_the_mount() -> None:
+    files = {
+        "app.js": "const express = require('express');\nconst sub = express.Router();\n"
+        "sub.get('/s', (q, s) => s.end());\nvar app;\nif (process.env.X) app = express();\n"
+        "app.use('/api', sub);\n"
+    }
+    assert "app.js:6" in finding_places(files)["UNRESOLVED_ROUTER"]

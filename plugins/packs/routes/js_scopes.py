@@ -8,10 +8,13 @@ outward from where it is written to the nearest scope that declares its name: a 
 but a nested function) and its parameters; a `for (const x of …)` loop for its variable; a
 `catch` clause for its parameter; the module for its own declarations and imports.
 
-The reader asks only about a name some scope of the file declares (`declares`), and reads a
-local's own value only where another declaration or a parameter of the name could be meant
-(`shadows`): every other name is one binding, read as before. The declarations are found from the text (`const`, `let`, `var`, `function`, `class`
-words confirmed by the tree), once per file, on the first question."""
+A read is followed only for a name the file may declare more than once (in two scopes, or in
+one and among the words of what may be a parameter list: `declares`), and a local gets a
+binding of its own (`scoped_name`) only where another declaration or a parameter of the name
+could be meant (`shadows`): every other name is one binding, read as before. Declarations are
+listed once per file, on the first question: the declarators the reader's walk of every `=`
+meets, and the few kinds it does not (`_UNVALUED`); a name's scopes are found when it is asked
+about."""
 
 from __future__ import annotations
 
