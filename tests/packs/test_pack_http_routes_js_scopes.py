@@ -57,6 +57,11 @@ def _one(body: str, name: str = "app.js") -> dict[str, str]:
             "function b() { const { q: p } = { q: '/d2' }; app.get(p, h); }\n",
             {"GET /d1", "GET /d2"},
         ),
+        (
+            "function a() { const o = { p: '/m1' }; app.get(o.p, h); }\n"
+            "function b() { const o = { p: '/m2' }; app.get(o.p, h); }\n",
+            {"GET /m1", "GET /m2"},
+        ),
         (  # a parameter over the module's name: what its callers pass
             "const base = '/mod';\napp.get(base, h);\n"
             "function wire(r, base) { r.get(base + '/x', h); }\nwire(app, '/arg');\n",
@@ -72,6 +77,7 @@ def _one(body: str, name: str = "app.js") -> dict[str, str]:
         "closures",
         "class-methods",
         "destructured",
+        "member",
         "parameter-path",
     ],
 )

@@ -2420,6 +2420,12 @@ class _Reader:
                 return Member(base.base, (*base.path, prop))
             if isinstance(base, Sym) and self._path(node) is None:
                 return Sym((*base.path, prop))  # `app['layout'].mounts`
+            if (
+                isinstance(base, Sym)
+                and base.path
+                and js_scopes.spelled(base.path[0]) != base.path[0]
+            ):
+                return Sym((*base.path, prop))  # `r.stack` of one of several locals named `r`
         if kind == "object":
             return self._object(node)
         if kind == "array" and self._scoped:  # a callback's or helper's list: its items
