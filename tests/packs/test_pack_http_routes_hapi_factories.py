@@ -10,10 +10,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from routes_harness import document, finding_places, located, prefix_unresolved  # noqa: E402
+from routes_harness import (  # noqa: E402
+    document,
+    finding_places,
+    located,
+    prefix_unresolved,
+    scanned_both_ways,
+)
 
 SERVER = (
     "const Hapi = require('@hapi/hapi');\n"
@@ -283,3 +291,16 @@ def test_fs_glob_sync_as_a_member_and_a_filter_not_read_is_a_finding() -> None:
     files["app/web/table.js"] = files["app/web/table.js"].replace("f !== 'table.js'", "keep(f)")
     assert not located(files)
     assert "app/web/table.js:7" in finding_places(files)["UNRESOLVED_ROUTE"]  # the route call
+
+
+def test_the_prefilter_parses_every_file_these_constructs_need(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    looped = _looped(
+        "  const names = ['shelf', 'tally'];\n"
+        "  return names.map((n) => server.register({ plugin: require(`../${n}`),"
+        " routes: { prefix: '/v2' } }));\n"
+    )
+    for index, files in enumerate((SHELF, GATE, looped, GLOBBED)):
+        documents, _ = scanned_both_ways(tmp_path / str(index), files, monkeypatch)
+        assert documents[0] == documents[1]
