@@ -39,7 +39,13 @@ TEST_DIRECTORIES = frozenset({"tests", "test", "spec", "__tests__"})
 """Test code: its tables, models and servers are fixtures of the tests, not the app's (a test
 server under `spec/` listed as the app's routes; a test model's table a false duplicate of the
 app's). Every pack leaves out these folders, and the test files `is_test_file` names, below a
-walked directory; a file named in the request is read whatever its name."""
+walked directory; a file named in the request is read whatever its name. One exception
+(`route_segment`): below a Next.js router folder, a folder so named that holds a route file is
+a URL segment (`app/api/jobs/[id]/test/route.ts` serves `/api/jobs/{id}/test`)."""
+ROUTER_FOLDERS = frozenset({"app", "pages"})
+"""Next.js's file-system routers: below them a folder is a URL segment whatever its name."""
+ROUTE_FILES = ("route.", "page.")
+SCRIPT_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
 MINIFIED_SUFFIXES = (".min.js", ".min.mjs", ".min.cjs")
 VIRTUALENV_MARKER = "pyvenv.cfg"
 
@@ -98,6 +104,28 @@ def is_test_file(name: str) -> bool:
     return ".test." in name or ".spec." in name
 
 
+def route_segment(fd: int, here: str, name: str) -> bool:
+    """Whether the test-named folder `name` of `here` (open as `fd`) is a Next.js URL segment:
+    below an `app/` or `pages/` folder, holding a route file (`route.ts`, `page.tsx`; below
+    `pages/`, any script not named as a test). Looked at only for such a name in such a place,
+    so a walk opens no folder it did not open before anywhere else."""
+    parts = here.split("/")
+    if not ROUTER_FOLDERS.intersection(parts):
+        return False
+    try:
+        child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+    except OSError:
+        return False
+    try:
+        names = os.listdir(child)
+    except OSError:
+        return False
+    finally:
+        os.close(child)
+    scripts = [n for n in names if n.endswith(SCRIPT_SUFFIXES) and not is_test_file(n)]
+    return any(n.startswith(ROUTE_FILES) for n in scripts) or ("pages" in parts and bool(scripts))
+
+
 class Walk:
     """One discover's walk: the files its paths name (`files`, by the path reported), the
     directories walked in order (`walked`), and those left unentered at the soft deadline
@@ -148,13 +176,13 @@ class Walk:
         if any(e.name == VIRTUALENV_MARKER for e in entries):
             listed = Listed((), (), (), ())
         else:
-            listed = self._judged(here, entries)
+            listed = self._judged(fd, here, entries)
         self.listings.remember(here, listed)
         self.walked.append(here)
         self._skipped.extend(listed.skipped)
         return self._entered(here, listed.subdirectories)
 
-    def _judged(self, here: str, entries: list[os.DirEntry[str]]) -> Listed:
+    def _judged(self, fd: int, here: str, entries: list[os.DirEntry[str]]) -> Listed:
         """The verdicts on a directory's entries, in walk order; the files taken are added to
         `files` with the stat their entry gives."""
         prefix = "" if here == "." else f"{here}/"
@@ -172,7 +200,9 @@ class Walk:
                 continue
             is_dir = entry.is_dir(follow_symlinks=False)
             if is_dir:
-                if name in SKIPPED_DIRECTORIES or name in TEST_DIRECTORIES:
+                if name in SKIPPED_DIRECTORIES:
+                    continue
+                if name in TEST_DIRECTORIES and not route_segment(fd, here, name):
                     continue
                 if name in GENERATED_DIRECTORIES:
                     detail = f"{GENERATED} (a {name}/ directory)"

@@ -116,6 +116,31 @@ def test_the_walk_takes_the_packs_files_and_leaves_out_what_is_no_apps_code(
     assert walk.walked[0] == "."
 
 
+def test_a_next_js_url_segment_named_like_a_test_folder_is_walked(repo: Path, root_fd: int) -> None:
+    """Below a Next.js router folder a folder is a URL segment whatever its name: one holding a
+    route file (`route.ts`, `page.tsx`; below `pages/`, any script not named as a test) is
+    walked; test folders elsewhere, or holding only tests and helpers there, are not."""
+    for rel in (
+        "web/app/api/jobs/[id]/test/route.ts",  # POST /api/jobs/{id}/test
+        "web/app/spec/page.tsx",
+        "web/pages/api/tests/index.ts",
+        "web/app/api/__tests__/route.test.ts",  # a test of the route next to it
+        "web/app/api/tests/helpers.ts",  # no route file: test code
+        "web/pages/__tests__/home.test.tsx",
+        "lib/test/route.ts",  # not below a router folder
+        "app/tests/test_views.py",
+    ):
+        write(repo, rel)
+    takes = Takes((".py", ".ts", ".tsx"), None, "JavaScript or Python")
+    walk = walk_of(repo, takes)
+    walk.locate(root_fd, ".")
+    assert sorted(walk.files) == [
+        "web/app/api/jobs/[id]/test/route.ts",
+        "web/app/spec/page.tsx",
+        "web/pages/api/tests/index.ts",
+    ]
+
+
 def test_a_hidden_file_the_pack_reads_by_name_is_taken(repo: Path, root_fd: int) -> None:
     write(repo, "api/.env.example", "PREFIX=/api\n")
     write(repo, "api/.env", "SECRET=x\n")

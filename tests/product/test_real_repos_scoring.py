@@ -41,13 +41,89 @@ def test_a_colon_inside_a_segment_is_no_parameter() -> None:
     assert normalise("table", "a.:b") == "a.:b"
 
 
+@pytest.mark.parametrize(
+    ("framework", "truth", "pack"),
+    [
+        # find-my-way: `:` anywhere in a segment, the name ending at `-` or `.`
+        ("fastify", "GET /sitemaps/pages-:kind-:page.xml", "GET /sitemaps/pages-{kind}-{page}.xml"),
+        ("fastify", "GET /near/:lat-:lng/radius", "GET /near/{lat}-{lng}/radius"),
+        ("fastify", "GET /at/:hour(^\\d{2})h", "GET /at/{hour}h"),
+        # path-to-regexp 0.1.x (Express 4): word characters after any character
+        ("express", "GET /feed-:year.rss", "GET /feed-{year}.rss"),
+        ("express", "GET /u/:id(\\d+)/:page?", "GET /u/{id}/{page}"),
+        # path-to-regexp 8 (Express 5): an identifier with `$`, or a quoted name
+        ("express", 'GET /t/:"tag name"', "GET /t/{tag name}"),
+        # path-to-regexp 6 (@koa/router)
+        ("koa", "GET /report_:month+", "GET /report_{month}"),
+    ],
+)
+def test_a_parameter_inside_a_segment_is_read_as_its_router_reads_it(
+    framework: str, truth: str, pack: str
+) -> None:
+    assert normalise("route", truth, framework) == normalise("route", pack, framework)
+
+
+def test_fastify_s_double_colon_is_a_colon_and_python_s_colon_is_text() -> None:
+    assert normalise("route", "GET /v1/items::batchGet", "fastify") == "GET /v1/items::batchGet"
+    assert normalise("route", "GET /v1/items:batchGet", "fastapi") == "GET /v1/items:batchGet"
+    assert normalise("route", "GET /v1/items:batchGet", "express") == "GET /v1/items{batchGet}"
+
+
+def test_a_truth_item_is_read_as_the_router_of_its_file_reports_routes() -> None:
+    """The truth names no framework: its item is normalised by the framework the pack names
+    on the routes of the item's file, so a Fastify mid-segment parameter meets the pack's."""
+    run = {
+        "status": "ok",
+        "wall": 1.0,
+        "doc": {
+            "resources": [
+                {
+                    "kind": "route",
+                    "name": "GET /feeds/tag-{tag}.xml",
+                    "attrs": {"framework": "fastify"},
+                    "location": {"path": "src/feeds.ts", "line": 3},
+                },
+                {
+                    "kind": "route",
+                    "name": "GET /v1/items:batchGet",
+                    "attrs": {"framework": "fastapi"},
+                    "location": {"path": "py/api.py", "line": 9},
+                },
+            ],
+            "findings": [],
+            "unresolved": [],
+        },
+    }
+    expected = [
+        {"name": "GET /feeds/tag-:tag.xml", "file": "src/feeds.ts", "line": 3},
+        {"name": "GET /v1/items:batchGet", "file": "py/api.py", "line": 9},
+    ]
+    result = score("route", expected, run, "pack-http-routes")
+    assert (result["tp"], result["false_positives"], result["missed"]) == (2, [], [])
+
+
 def test_each_item_counts_for_the_library_that_declares_it() -> None:
     """A found or false item is the library the pack names on it; a miss goes to the library
     found in its own file, else to the repository's most common one."""
     resources: list[dict[str, Any]] = [
-        {"name": "GET /a", "attrs": {"framework": "express"}, "location": {"path": "./web.js"}},
-        {"name": "GET /x", "attrs": {"framework": "express"}, "location": {"path": "web.js"}},
-        {"name": "GET /n", "attrs": {"framework": "nestjs"}, "location": {"path": "api.ts"}},
+        {
+            "kind": "route",
+            "name": "GET /a",
+            "attrs": {"framework": "express"},
+            "location": {"path": "./web.js"},
+        },
+        {
+            "kind": "route",
+            "name": "GET /x",
+            "attrs": {"framework": "express"},
+            "location": {"path": "web.js"},
+        },
+        {
+            "kind": "route",
+            "name": "GET /n",
+            "attrs": {"framework": "nestjs"},
+            "location": {"path": "api.ts"},
+        },
     ]
     wanted: dict[str, dict[str, Any]] = {
         "GET /a": {"name": "GET /a", "file": "web.js"},
@@ -56,13 +132,15 @@ def test_each_item_counts_for_the_library_that_declares_it() -> None:
         "GET /z": {"name": "GET /z", "files": ["other.js"]},
     }
     rows = by_library(
-        "pack-http-routes", "route", resources, wanted, ["GET /m", "GET /z"], ["GET /z"]
+        "pack-http-routes", normalise, resources, wanted, ["GET /m", "GET /z"], ["GET /z"]
     )
     assert rows == {
         "express": {"tp": 1, "fp": 1, "missed": 1, "silent": 1},
         "nestjs": {"tp": 1, "fp": 0, "missed": 1, "silent": 0},
     }
-    tables = by_library("pack-django", "table", [], {"t": {"name": "t", "file": "m.py"}}, ["t"], [])
+    tables = by_library(
+        "pack-django", normalise, [], {"t": {"name": "t", "file": "m.py"}}, ["t"], []
+    )
     assert tables == {"django models": {"tp": 0, "fp": 0, "missed": 1, "silent": 0}}
 
 
@@ -82,3 +160,42 @@ def test_a_truth_of_the_wrong_kind_names_the_items_the_pack_reported_otherwise()
     assert result["missed"] == ["posts", "users"]
     assert result["missed_as_other_kind"] == ["users"]
     assert score("collection", expected, run, "pack-js-tables")["missed_as_other_kind"] == []
+
+
+def test_items_of_their_own_kind_are_scored_beside_the_pack_s_kind() -> None:
+    """A repository with knex tables and Mongoose collections: the collections are expected
+    with `kind: "collection"`, found as such, and counted for Mongoose."""
+    doc = {
+        "resources": [
+            {
+                "kind": "table",
+                "name": "ledger",
+                "location": {"path": "m/1.js", "line": 3},
+                "attrs": {"orm": "knex"},
+            },
+            {
+                "kind": "collection",
+                "name": "ledger",
+                "location": {"path": "s.js", "line": 9},
+                "attrs": {"orm": "mongoose"},
+            },
+        ],
+        "findings": [],
+        "unresolved": [],
+    }
+    run = {"status": "ok", "wall": 0.1, "doc": doc}
+    expected = [
+        {"name": "ledger", "file": "m/1.js"},
+        {"name": "ledger", "file": "s.js", "kind": "collection"},
+        {"name": "audit", "file": "s.js", "kind": "collection"},
+    ]
+    result = score("table", expected, run, "pack-js-tables")
+    assert (result["tp"], result["missed"], result["false_positives"]) == (
+        2,
+        ["collection:audit"],
+        [],
+    )
+    assert result["by_library"] == {
+        "knex": {"tp": 1, "fp": 0, "missed": 0, "silent": 0},
+        "mongoose": {"tp": 1, "fp": 0, "missed": 1, "silent": 1},
+    }

@@ -207,6 +207,8 @@ class Param:
     name: str
     fallback: Sym
     default: Expr | None = None  # `verb="GET"`: what a call that passes nothing gives
+    # an option of the function's `**kwargs` (`name` its key): none where a call passes none
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +389,36 @@ class ConfigKey:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaskConfigRead:
+    """`app.config["K"]`, `app.config.get("K", default)` (`current_app.config` too): the value
+    the app's configuration holds under `key` once the writes the scan shows have run
+    (`FlaskConfigWrite`, `flask_config`), else `default` (`get`'s; None: no default, the key
+    unset is a `KeyError`)."""
+
+    key: str
+    default: Expr | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlaskConfigWrite:
+    """One write to a Flask app's configuration, at `line` in the def `scope` ("" at module
+    level): `kind` "object" (`from_object(value)`: the upper-case attributes of a class or
+    module, or of what a dotted string names), "set" (`config["K"] = v`, `update(K=v)`,
+    `from_mapping({"K": v})`: `key` gets `value`), "setdefault" (`key` gets `value` where it
+    is unset), or "runtime" (`from_envvar`, `from_pyfile`, `from_prefixed_env`, `from_file`:
+    what it sets is known only where the app runs; `source` names it). `conditional`: written
+    inside an `if`, `try`, `with` or loop, so it may not run."""
+
+    line: int
+    kind: str
+    key: str
+    value: Expr | None
+    source: str
+    scope: str = ""
+    conditional: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Fallback:
     """`process.env.X || '/api'` (also `??`, `env.X ? env.X : '/api'`, a JSON schema's or a
     convict schema's `default`): `value` where the scanned files show it, else `default`,
@@ -553,6 +585,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | FlaskConfigRead
     | Pattern
     | ConfigKey
     | Lit
@@ -687,6 +720,8 @@ class RouteDecl:
     # not known to return it); when `owner` is no router but this one is, the route is an
     # `UNRESOLVED_ROUTE` here, never silence
     chain_root: tuple[Expr, str] | None = None
+    # Flask's `view_func=X.as_view(...)`: `endpoint` is the class `X`, not a function view
+    class_view: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -728,6 +763,9 @@ class UseDecl:
     owner: Expr
     args: tuple[tuple[Expr | None, Auth], ...]
     line: int
+    # written under an `if` (as `RouteDecl.only_if`): what it mounts is served only where it
+    # holds (a Fastify `register`, an Express `use` of a router)
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -883,6 +921,9 @@ class ModuleFacts:
     # Python: a top-level `if __name__ == "__main__":`, a script run as a program (an entry point)
     runs_as_main: bool = False
     admin: AdminFacts | None = None  # Python: Flask-Admin's views and admins (`flask_admin`)
+    # Python: writes to a Flask app's `config` (`from_object`, `update`, `config["K"] = v`), in
+    # the file's statement order (`FlaskConfigWrite`)
+    flask_config: tuple[FlaskConfigWrite, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -938,6 +979,8 @@ _pickled_by_fields(
     PrefixDecl,
     GlobalPrefix,
     ConfigKey,
+    FlaskConfigRead,
+    FlaskConfigWrite,
     Fallback,
     Schema,
     Member,
