@@ -11,7 +11,8 @@ naming the folder, never silence.
 Filters are kept as data (`Pred`, nested tuples of strings: picklable facts), so the linker can
 apply them to the walked names without the source: `("eq", s)`, `("ends", s)`, `("starts",
 s)`, `("has", s)` (`indexOf(s) !== -1`), `("re", pattern)`, `("not", p)`, `("and", p, q)`,
-`("or", p, q)`, `("true",)`."""
+`("or", p, q)`, `("true",)`; `("path", p)` tests `p` on `/` and the entry's repository path,
+`("below", folder, p)` on its path below `folder` (a glob's `cwd`: the paths glob gives)."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ _TRUE: Pred = ("true",)
 # require-all's default `filter` and `excludeDirs`
 _REQUIRE_ALL_FILTER = r"^([^\.].*)\.js(on)?$"
 _SEEDS = re.compile(
-    rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]"
+    rb"readdirSync|require-directory|require-all|['\"](?:glob|fast-glob|globby)['\"]|globSync"
     rb"|import\.meta\.glob|require\.context"
     + b"".join(b"|['\"]" + re.escape(m.encode()) + b"['\"]" for m in _LIBRARY_LOADERS)
 )
@@ -75,6 +76,11 @@ VITE_GLOB = "import.meta.glob"
 WEBPACK_CONTEXT = "require.context"
 _CALLED_MODULE = "\0called"  # `_module_names`: a name whose call gives the module (`ctx(k)`)
 _GLOBS = {"glob", "fast-glob", "globby"}  # packages whose `sync(pattern)` lists paths
+# Node's own `fs.globSync(pattern, { cwd })` (22+), as glob's
+_FS_GLOB = ("globSync", frozenset({"fs", "node:fs"}))
+# `server.route(m)` in a loader's callback: each module's export a route table (hapi's,
+# Fastify's `route`)
+_TABLE_CALLS = frozenset({"route"})
 _FUNCTION_TYPES = {
     "arrow_function",
     "function_expression",
@@ -108,11 +114,19 @@ def read(reader: _Reader, root: _Node) -> None:
     globs = {
         local
         for local, ref in reader.bindings.items()
-        if isinstance(ref, ImportRef) and ref.module in _GLOBS
+        if isinstance(ref, ImportRef)
+        and (ref.module in _GLOBS or (ref.module in _FS_GLOB[1] and ref.attr == _FS_GLOB[0]))
     }
-    for match in re.finditer(rb"\b(\w+)\.sync\s*\(|\b(globSync)\s*\(", reader.source):
-        name = (match.group(1) or match.group(2)).decode()
-        if name not in globs:
+    node_fs = {  # `fs.globSync(...)`
+        local
+        for local, ref in reader.bindings.items()
+        if isinstance(ref, ImportRef)
+        and ref.module in _FS_GLOB[1]
+        and ref.attr in {"default", None}
+    }
+    for match in re.finditer(rb"\b(\w+)\.(sync|globSync)\s*\(|\b(globSync)\s*\(", reader.source):
+        name = (match.group(1) or match.group(3)).decode()
+        if name not in (node_fs if match.group(2) == b"globSync" else globs):
             continue
         node = root.descendant_for_byte_range(match.start(), match.start() + len(name))
         call = node.parent if node is not None else None
@@ -319,8 +333,8 @@ def _glob(reader: _Reader, call: _Node) -> None:
         return _unread(reader, call, "glob", what)
     folder, regex = pattern
     pred: Pred = ("path", ("re", regex))
-    for level in levels:
-        pred = ("and", pred, ("path", level))
+    for level in levels:  # on the paths as glob gives them: below its `cwd` when given one
+        pred = ("and", pred, ("below", base, level) if base else ("path", level))
     _emit(reader, call, folder, True, (pred,), callback, module_param=False)
 
 
@@ -830,6 +844,23 @@ def _emit(
                 LoadDecl(owner, folder, prefix, recursive, line, scope, loader=EACH_MODULE,
                          levels=levels, export=export, helper=helper,
                          name_prefix=spelled if not module_param else None)
+            )  # fmt: skip
+            found = True
+        elif (
+            function.type == "member_expression"
+            and reader._text(function.child_by_field_id(reader.fields.property)) in _TABLE_CALLS
+            and len(args) == 1
+            and (table := _export_of(reader, args[0], names)) is not None
+        ):  # `server.route(require(file))`: each module's export a route table
+            owner_node = function.child_by_field_id(reader.fields.object)
+            owner = _owner(reader, owner_node, root) if owner_node is not None else None
+            if owner is None:
+                continue
+            at = node.start_point.row + 1
+            reader.routes[:] = [r for r in reader.routes if not (r.table and r.line == at)]
+            reader.loads.append(
+                LoadDecl(owner, folder, None, recursive, line, scope, loader=EACH_MODULE,
+                         levels=levels, export=table, helper=helper, table=True)
             )  # fmt: skip
             found = True
         elif _export_of(reader, function, names) is not None:
@@ -1647,6 +1678,10 @@ def matches(pred: Pred, name: str, full: str = "") -> bool:
     kind = pred[0]
     if kind == "path":
         return matches(pred[1], f"/{full}", full)  # type: ignore[arg-type]
+    if kind == "below":  # the path below a folder (a glob's `cwd`), as glob gives it
+        folder = str(pred[1])
+        below = full[len(folder) + 1 :] if full.startswith(f"{folder}/") else full
+        return matches(pred[2], below, full)  # type: ignore[arg-type]
     if kind == "ctx":  # webpack's keys: `./` and the path below the folder, then the regex
         folder, regex, deep = str(pred[1]), str(pred[2]), bool(pred[3])
         below = full[len(folder) + 1 :] if folder else full
@@ -1816,16 +1851,20 @@ def helper_gap(load: LoadDecl) -> RouteDecl:
 
 def written_out(
     path: str, load: LoadDecl, files: Collection[str]
-) -> tuple[list[UseDecl], list[Invocation], list[str]]:
-    """The mounts and calls a folder loader makes, one per module it requires, as `app.use(
-    require(file))` or `require(file)(app)` written at the loader's line; and those files."""
+) -> tuple[list[UseDecl], list[Invocation | RouteDecl], list[str]]:
+    """The mounts, calls and route tables a folder loader makes, one per module it requires,
+    as `app.use(require(file))`, `require(file)(app)` or `server.route(require(file))`
+    written at the loader's line; and those files."""
     uses: list[UseDecl] = []
-    calls: list[Invocation] = []
+    calls: list[Invocation | RouteDecl] = []
     loaded = walked(load, files)
     for file, entry in loaded:
         spec = posixpath.relpath(file, posixpath.dirname(path) or ".")
         spec = spec if spec.startswith(".") else f"./{spec}"
         child = ImportRef(spec, load.export or "default", path)
+        if load.table:
+            calls.append(RouteDecl(load.owner, child, None, load.line, table=True))
+            continue
         if load.call_args is not None:
             calls.append(Invocation(child, load.call_args, (), load.line, scope=load.scope))
             continue

@@ -1537,6 +1537,8 @@ class _Reader:
                 item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
                     self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
+                elif items is not None and item.type in _TABLE_NAMES:
+                    self._table_route(node, owner_node, item)  # `[getRoute(), listRoute()]`
         elif (
             verb in _METHODS_CALLS
             and len(args) >= 3
@@ -4127,7 +4129,12 @@ class _Reader:
         if callee is None or callee.type != "identifier" or self._text(callee) != "require":
             return None
         args = self._arguments(node)
-        return self._string(args[0]) if len(args) == 1 else None
+        if len(args) != 1:
+            return None
+        spelled = self._string(args[0])
+        if spelled is None and self._env:  # `require(`./p/${name}`)` over a list's items
+            spelled = _literal_text(self._expr(args[0]))
+        return spelled
 
     def _path(self, node: _Node | None) -> tuple[str, ...] | None:
         """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, members and calls."""
@@ -4399,3 +4406,14 @@ def called_spans(source: bytes, names: set[bytes]) -> list[tuple[int, int]]:
                 spans.append((start, end))
             start = source.find(name, end)
     return sorted(spans)
+
+
+def _literal_text(expr: Expr | None) -> str | None:
+    """The text a concatenation of literals spells (`'./p/' + 'users'` once a loop binds its
+    variable), else None."""
+    if isinstance(expr, Lit):
+        return expr.value
+    if isinstance(expr, Concat):
+        parts = [_literal_text(part) for part in expr.parts]
+        return "".join(p for p in parts if p is not None) if None not in parts else None
+    return None

@@ -228,7 +228,9 @@ def _declared(reader: _Reader, block: _Node) -> list[tuple[int, str, Local, bool
             if _pushed_to(reader, target, value):
                 continue  # `const list = []` filled by `push`: no table as written (`js_pushed`)
             if target.type == "identifier":
-                table = value.type in _TABLES
+                # a list mapped from one (`const mods = NAMES.map(n => require(n))`) is
+                # iterated item by item as the literal it maps (`iterated`)
+                table = value.type in _TABLES or _maps(reader, value)
                 found.append((start, reader._text(target), Local(value), table))
             elif target.type == "object_pattern":
                 for prop in target.named_children:
@@ -236,6 +238,18 @@ def _declared(reader: _Reader, block: _Node) -> list[tuple[int, str, Local, bool
                         name = reader._text(prop)
                         found.append((start, name, Local(value, name), False))
     return found
+
+
+def _maps(reader: _Reader, value: _Node) -> bool:
+    """Whether `value` is `SOURCE.map(callback)`."""
+    if value.type != "call_expression":
+        return False
+    callee = value.child_by_field_id(reader.fields.function)
+    return (
+        callee is not None
+        and callee.type == "member_expression"
+        and reader._text(callee.child_by_field_id(reader.fields.property)) == "map"
+    )
 
 
 def _pushed_to(reader: _Reader, target: _Node, value: _Node) -> bool:
@@ -383,6 +397,10 @@ def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:
         named = reader.arrays.get(reader._text(node))
         if named is not None and named.type == "call_expression":
             node = named  # `const table = NAMES.map(...)` at the top level
+    elif node.type == "identifier":
+        bound = reader._env[reader._text(node)]
+        if isinstance(bound, Local) and not bound.field and _maps(reader, bound.node):
+            node = bound.node  # the same, a local of a block around the loop
     if node.type == "call_expression":
         callee = node.child_by_field_id(reader.fields.function)
         args = reader._arguments(node)

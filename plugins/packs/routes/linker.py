@@ -638,6 +638,7 @@ class _RouteResolver:
             loads = [replace(load, folder=folder, helper=None) for folder in folders]
         uses: list[UseDecl] = []
         invocations: list[Invocation] = []
+        tables: list[RouteDecl] = []
         for one in loads:
             if one.export == js_dirload.EVERY_ROUTER:  # a library's loader: routers by value
                 uses += self._every_router(path, one, modules)
@@ -645,8 +646,9 @@ class _RouteResolver:
             mounted, called, loaded = js_dirload.written_out(path, one, self.files)
             self.touched.update(loaded)
             uses += mounted
-            invocations += called
-        return uses, invocations, []
+            invocations += [c for c in called if isinstance(c, Invocation)]
+            tables += [c for c in called if isinstance(c, RouteDecl)]
+        return uses, invocations, tables
 
     def _every_router(
         self, path: str, load: LoadDecl, modules: Mapping[str, ModuleFacts]
@@ -1973,11 +1975,22 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
-    def _attach_table(self, path: str, route: RouteDecl) -> None:
+    def _attach_table(self, path: str, route: RouteDecl, *, joined: bool = True) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
         in this file or another) on the call's router, its path read where the entry is
         written and the route placed there; a table not found is one route of this call whose
-        path is not known (an `UNRESOLVED_ROUTE` here, never silence)."""
+        path is not known (an `UNRESOLVED_ROUTE` here, never silence). A table joined from
+        parts (`login(server).concat([logout(), key(opts)])`) is read part by part
+        (`_table_parts`): a part not read is that finding, the others are listed."""
+        parts = self._table_parts(path, route.path, [0]) if joined else []
+        if len(parts) > 1:
+            for file, part in parts:
+                self._attach_table(
+                    path,
+                    replace(route, path=part if file == path else Bound(file, part)),
+                    joined=False,
+                )
+            return
         table = self.evaluate(path, route.path)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             entries = self._records(table.file, table.value) or [
@@ -2005,6 +2018,62 @@ class _RouteResolver:
         if listed and self._option_routes(path, route, listed):
             return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _table_parts(self, path: str, expr: Expr, count: list[int]) -> list[tuple[str, Expr]]:
+        """The parts of a route table that is a list joined from others (`a.concat(b, [c()])`,
+        `[...a, c()]`), each with the file it is written in: the items of a list written in
+        place, and the other parts followed into what a project function's call returns
+        where that is joined in turn (`(_, cfg) => [].concat(guest(cfg), oauth(cfg))`);
+        `[(path, expr)]` for any other table. `count` bounds the parts of one table."""
+        count[0] += 1
+        if count[0] > _MAX_KEYS or len(self.resolving) > _MAX_DEPTH:
+            return [(path, expr)]
+        if isinstance(expr, Bound):
+            return self._table_parts(expr.file, expr.expr, count)
+        if isinstance(expr, Mapped) and expr.method in {"concat", "join"}:
+            if not isinstance(expr.source, Items):
+                return [(path, expr)]
+            found: list[tuple[str, Expr]] = []
+            for part in expr.source.values:
+                for each in part.values if isinstance(part, Items) else (part,):
+                    found += self._table_parts(path, each, count)
+            return found
+        returned = self._returned(path, expr)
+        if returned is not None and isinstance(returned[1], Mapped | Bound):
+            key = (path, expr)
+            if key in self.resolving:
+                return [(path, expr)]
+            self.resolving.add(key)
+            try:
+                inner = self._table_parts(*returned, count)
+            finally:
+                self.resolving.discard(key)
+            if inner != [returned]:
+                return inner
+        return [(path, expr)]
+
+    def _returned(self, path: str, expr: Expr) -> tuple[str, Expr] | None:
+        """What a call of a project function (`Call`, `Apply`, `f()` as a name) returns, its
+        parameters bound to the call's arguments, and the file it is written in; None for
+        anything else."""
+        if isinstance(expr, Call) and expr.passed is not None:
+            callee_expr, args = expr.callee, expr.passed
+        elif isinstance(expr, Apply) and not expr.keywords:
+            callee_expr, args = expr.callee, tuple(a or Opaque() for a in expr.args)
+        elif type(expr) is Sym and len(expr.path) > 1 and expr.path[-1] == CALL:
+            callee_expr, args = Sym(expr.path[:-1]), ()
+        else:
+            return None
+        callee = self.evaluate(path, callee_expr)
+        if not (isinstance(callee, _Scoped) and isinstance(callee.value, Function)):
+            return None
+        function = callee.value
+        if function.returns is None:
+            return None
+        call = Invocation(callee_expr, args, ())
+        return callee.file, _subst(
+            function.returns, callee.file, callee.file, function.site, call, path
+        )
 
     def _option_routes(self, path: str, route: RouteDecl, listed: list[tuple[str, Expr]]) -> bool:
         """`server.route(kinds.map(kind => ({ method, path })))`: each item of a list an array
@@ -4898,7 +4967,7 @@ def _route_like(path: str, route: RouteDecl) -> bool:
         return route.path.value.startswith(("/", "*")) or (
             route.from_options and bool(route.path.value)
         )
-    return route.methods is not None or route.methods_unknown
+    return route.methods is not None or route.methods_unknown or route.from_options
 
 
 # a plugin's router parameter, by the records' names (`fastify`), -> the framework it serves

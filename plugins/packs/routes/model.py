@@ -303,6 +303,8 @@ class LoadDecl:
     # a mount path spelled from each entry's name (`/${f.split('.')[0]}`): its parts, each
     # `("lit", s)` or `("name", *ops)` (`js_dirload.spelled`), read per module by the linker
     name_prefix: tuple[tuple[str, ...], ...] | None = None
+    # `js_dirload`: each module's export is a route table given to `owner.route(...)`
+    table: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,7 +86,8 @@ def _fastify_swagger_ui(options: Options, era: int) -> Served:
     return tuple(("GET", _join(prefix, t) if t != "/" else prefix) for t in tails), theme
 
 
-# hapi-swagger: its JSON at `jsonRoutePath` (13+, else `jsonPath`), the page at
+# hapi-swagger: its JSON at `jsonRoutePath` (13+, else `jsonPath`; from 17.0, with `OAS:
+# 'v3.0'` and neither given, `/openapi.json`: lib/index.js's register), the page at
 # `documentationPath` unless `documentationPage: false`, the UI's files under `routesBasePath`
 # (13+, else `swaggerUIPath`) unless both the page and `swaggerUI` are off: before 10 one
 # `{path*}` route, from 10 each file of swagger-ui-dist it serves; `debug: true` a debug page
@@ -99,7 +100,11 @@ _HAPI_SWAGGER_FILES = (
 
 
 def _hapi_swagger(options: Options, era: int) -> Served:
-    json = _text(options, "jsonRoutePath", "jsonPath", default="/swagger.json")
+    oas = _text(options, "OAS", default="v2") if era >= 2 else "v2"
+    document = "/openapi.json" if oas == "v3.0" else "/swagger.json"
+    json = _text(options, "jsonRoutePath", "jsonPath", default=document)
+    if oas is None and "jsonRoutePath" not in options and "jsonPath" not in options:
+        json = None  # `OAS` computed: `/swagger.json` or `/openapi.json`
     page = _text(options, "documentationPath", default="/documentation")
     ui = _text(options, "routesBasePath", "swaggerUIPath", default="/swaggerui/")
     shown = _flag(options, "documentationPage", default=True)
@@ -193,8 +198,9 @@ RECORDS = (
             "documentationPage",
             "swaggerUI",
             "debug",
+            "OAS",
         ),
-        ((), (10,)),
+        ((), (10,), (17,)),
         _hapi_swagger,
     ),
 )
