@@ -26,6 +26,8 @@ from typing import Protocol
 
 import tree_sitter
 
+from .routes.js_scopes import name_before
+
 _Node = tree_sitter.Node
 
 SEED = b"typegoose"
@@ -156,20 +158,14 @@ def classes(reading: Reading, root: _Node) -> tuple[TypegooseClass, ...]:
 _CLASS_ARGUMENT = re.compile(rb"\(\s*+[A-Z][\w$]*+\s*+[,)]")
 """The opening of a call passing a capitalised name first (`(Tag)`, `(Tag, …`): found from its
 `(` (a literal the search skips to), the callee read backwards from there."""
-_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
-_NOT_BEFORE = _NAME_BYTES | frozenset(b".@")
+_NOT_BEFORE = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.@")
 
 
 def _class_first(data: bytes) -> Iterator[tuple[int, int]]:
     """The spans of the callees of `f(Name, …)` calls: a template's caller can be one (not a
     method, `x.f(Tag)`, nor a decorator, `@InjectModel(Tag)`)."""
     for match in _CLASS_ARGUMENT.finditer(data):
-        end = match.start()
-        while end > 0 and data[end - 1] in b" \t\r\n":
-            end -= 1
-        start = end
-        while start > 0 and data[start - 1] in _NAME_BYTES:
-            start -= 1
+        start, end = name_before(data, match.start())
         first_is_name = start < end and not 0x30 <= data[start] <= 0x39  # not a digit
         if first_is_name and (start == 0 or data[start - 1] not in _NOT_BEFORE):
             yield start, end

@@ -4,16 +4,14 @@ guessed name."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from pack_js_tables import make_scanner
+from tables_harness import js_tables_document as _scan
 
 _PACKAGE = '{"dependencies": {"sequelize": "^6.35.0", "lodash": "^4.17.21"}}\n'
 
@@ -63,18 +61,6 @@ const shared = { timestamps: false };
 module.exports = sequelize.define('Invoice', { total: 1 }, merge({}, shared, { tableName: 'billing_invoices' }));
 const Spread = sequelize.define('Spread', { total: 1 }, { ...shared, tableName: 'spread_rows' });
 """
-
-
-def _scan(root: Path) -> dict[str, Any]:
-    """The pre-filtered document, asserted equal to the parse-all one."""
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.root = str(root)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-    assert json.dumps(documents[0], sort_keys=True) == json.dumps(documents[1], sort_keys=True)
-    return documents[1]
 
 
 def test_sequelize_options_merged_from_objects_give_the_merged_table_name(

@@ -7,7 +7,6 @@ Each scan is held to the parse-all document (the pre-filter identity)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from pack_js_tables import make_scanner
+from tables_harness import js_tables_document
 
 
 def _scan(root: Path, files: dict[str, str]) -> dict[str, Any]:
@@ -24,15 +23,7 @@ def _scan(root: Path, files: dict[str, str]) -> dict[str, Any]:
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.root = str(root)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-    reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
-    assert filtered == reference
-    return documents[1]
+    return js_tables_document(root)
 
 
 def _tables(document: dict[str, Any]) -> list[str]:

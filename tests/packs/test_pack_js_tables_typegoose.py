@@ -10,7 +10,6 @@ document (the pre-filter identity)."""
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 from pathlib import Path
@@ -21,21 +20,9 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from pack_js_tables import make_scanner
+from tables_harness import js_tables_document as _scan
 
 FIXTURE = REPO / "tests" / "fixtures" / "js-typegoose"
-
-
-def _scan(root: Path) -> dict[str, Any]:
-    documents = []
-    for parse_all in (True, False):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.root = str(root)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
-    reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
-    assert filtered == reference
-    return documents[1]
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ sys.path.insert(0, str(REPO / "plugins"))
 
 import pack_django
 import pack_sqlalchemy
-from pack_js_tables import make_scanner
 from packs import django_models, sqlalchemy_models
 from packs.scan import Scanner
+from tables_harness import js_tables_document as _js
 
 FIXTURES = REPO / "tests" / "fixtures" / "unread-orms"
 NOT_READ = "UNRESOLVED_TABLE_NAME"
@@ -37,17 +37,6 @@ def _python(pack: str, root: Path) -> dict[str, Any]:
                 parse_all=parse_all).discover(["."])
         for parse_all in (False, True)
     ]  # fmt: skip
-    assert json.dumps(documents[0], sort_keys=True) == json.dumps(documents[1], sort_keys=True)
-    return documents[0]
-
-
-def _js(root: Path) -> dict[str, Any]:
-    documents = []
-    for parse_all in (False, True):
-        scanner = make_scanner(parse_all=parse_all)
-        scanner.root = str(root)
-        scanner.workers = 1
-        documents.append(scanner.discover(["."]))
     assert json.dumps(documents[0], sort_keys=True) == json.dumps(documents[1], sort_keys=True)
     return documents[0]
 

@@ -225,7 +225,6 @@ _PASSED = (
     Fallback,
     Apply,  # `launch(app, routing('/till'))`: a helper's result, its options or prefix
 )  # what a call passes a route is made of
-_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
 
 
@@ -320,12 +319,7 @@ def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
                 continue
         elif _VERB_WORD.search(method) is None:
             continue
-        end = match.start()
-        while end > 0 and source[end - 1] in _BLANKS:
-            end -= 1
-        start = end
-        while start > 0 and source[start - 1] in _NAME_BYTES:
-            start -= 1
+        start, end = js_scopes.name_before(source, match.start())
         name = source[start:end]
         if name == b"this" and (start == 0 or source[start - 1] != 0x2E):
             if b"extends" in source:  # `this.get('/x', h)` in a subclass: judged by its base
@@ -3656,23 +3650,13 @@ class _Reader:
         """Whether the call whose `(` is at `at` is, on its text, `require(...)` or a member of
         a router or an import this file binds (`router.get(`, `express.static(`)."""
         source = self.source
-        end = at
-        while end > 0 and source[end - 1] in _BLANKS:
-            end -= 1
-        start = end
-        while start > 0 and source[start - 1] in _NAME_BYTES:
-            start -= 1
+        start, end = js_scopes.name_before(source, at)
         dot = start
         while dot > 0 and source[dot - 1] in _BLANKS:
             dot -= 1
         if dot == 0 or source[dot - 1] != 0x2E:  # no `.`: a plain call
             return source[start:end] == b"require"
-        head_end = dot - 1
-        while head_end > 0 and source[head_end - 1] in _BLANKS:
-            head_end -= 1
-        head = head_end
-        while head > 0 and source[head - 1] in _NAME_BYTES:
-            head -= 1
+        head, head_end = js_scopes.name_before(source, dot - 1)
         bound = self.bindings.get(source[head:head_end].decode("utf-8", "replace"))
         return isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound)
 

@@ -54,6 +54,21 @@ _STATEMENTS = (b"if", b"for", b"while", b"switch", b"catch", b"with")
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BLANKS = frozenset(b" \t\r\n")
+
+
+def name_before(source: bytes, at: int) -> tuple[int, int]:
+    """The span of the name ending just before `at`, blanks between skipped (`f (` → `f`);
+    empty (`start == end`) where none does. Read backwards from a byte a search found, so the
+    search itself can skip to a literal (`(`, `=>`) instead of trying every name start."""
+    end = at
+    while end > 0 and source[end - 1] in _BLANKS:
+        end -= 1
+    start = end
+    while start > 0 and source[start - 1] in _NAME_BYTES:
+        start -= 1
+    return start, end
+
+
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 _MEMO = _FUNCTIONS | {"statement_block"}  # where `reached` keeps what a name reaches
 _NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "type_identifier"})
@@ -84,12 +99,7 @@ def _param_words(source: bytes) -> set[str]:
             continue  # `if (ready) {`, `while (…) {`: no parameters
         words.update(_WORD.findall(source, start, end))
     for match in _ARROW.finditer(source):
-        end = match.start()
-        while end > 0 and source[end - 1] in _BLANKS:
-            end -= 1
-        start = end
-        while start > 0 and source[start - 1] in _NAME_BYTES:
-            start -= 1
+        start, end = name_before(source, match.start())
         if start < end:
             words.add(source[start:end])
     return {w.decode("utf-8", "replace") for w in words}
