@@ -155,3 +155,42 @@ def test_a_router_passed_as_something_not_read_is_a_finding_not_another_router(
     document = pre_filtered(tmp_path, monkeypatch)[0]
     assert _placed(document) == {"GET /a": ("app.js", 12)}
     assert ("UNRESOLVED_ROUTER", [("app.js", 16)]) in _findings(document)
+
+
+def test_an_imported_table_the_module_pushes_rows_into_holds_them_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`const { coreRows } = require('./core')`, then `moreRows.forEach(c => coreRows.push(c))`
+    (an arrow's body, a block, a `for...of`, a literal row): the helper's call after the pushes
+    gives the imported rows and every pushed one. A list passed to a call before a push is
+    not read: its rows are a finding, never a guess."""
+    write_files(tmp_path, {
+        "package.json": _KOA,
+        "core.js": "const coreRows = [['get', '/core']];\nmodule.exports = { coreRows };\n",
+        "more.js": "exports.moreRows = [['post', '/more'], ['put', '/more']];\n"
+                   "exports.lastRows = [['get', '/last']];\n"
+                   "exports.early = [['get', '/early']];\n",
+        "app.js": "const Koa = require('koa');\nconst Router = require('koa-router');\n"
+                  "const { coreRows } = require('./core');\n"
+                  "const { moreRows, lastRows, early } = require('./more');\n"
+                  "function attach(router, rows) {\n"
+                  "  rows.forEach((conf) => {\n    const [method, url] = conf;\n"
+                  "    router[method](url, async () => {});\n  });\n}\n"
+                  "moreRows.forEach(conf => coreRows.push(conf));\n"
+                  "lastRows.forEach((conf) => { coreRows.push(conf); });\n"
+                  "for (const row of lastRows) coreRows.push(row);\n"
+                  "coreRows.push(['patch', '/own']);\n"
+                  "const api = new Router();\napi.prefix('/api');\nattach(api, coreRows);\n"
+                  "const side = new Router();\nattach(side, early);\n"
+                  "lastRows.forEach((conf) => early.push(conf));\n"
+                  "new Koa().use(api.routes()).use(side.routes()).listen(3000);\n",
+    })  # fmt: skip
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert _placed(document) == {
+        "GET /api/core": ("app.js", 17),
+        "GET /api/last": ("app.js", 17),
+        "PATCH /api/own": ("app.js", 17),
+        "POST /api/more": ("app.js", 17),
+        "PUT /api/more": ("app.js", 17),
+    }
+    assert _findings(document) == [("UNRESOLVED_ROUTE", [("app.js", 8), ("app.js", 19)])]

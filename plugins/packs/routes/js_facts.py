@@ -881,6 +881,12 @@ class _Reader:
                     ):
                         key, alias = self._text(key_node), self._text(value_node)
                 member = _member(value, key) if key else None
+                if override and alias and isinstance(member, ImportRef):
+                    # `const { list } = require(…)` and `list.push(…)` in this module
+                    filled = js_pushed.pushed_into(self, prop, member)
+                    if filled is not None:
+                        member = filled
+                        self.pushed.add(alias)
                 if alias and member is not None:
                     found.append((alias, member))
         for name, expr in found:
