@@ -21,7 +21,10 @@ no finding other than a DUPLICATE_* one, and no `unresolved` entry, whose locati
 file that declares them), `pfxU` (misses whose declaring file has a reported route carrying
 `attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
-parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too; Express's `*` is `/*`) and an upper-case method.
+parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too; Express's `*` is `/*`) and an upper-case method;
+a `:name` inside a segment is a parameter where the router reads one there (Fastify's
+find-my-way, path-to-regexp for Express and Koa: `/pages-:kind-:page.xml`), by the framework
+the pack names on the route, or for a truth item on the routes of its file.
 `empty s` is the same discover on an empty folder (the CLI's start, the sandbox, the handshake),
 run once per pack: the floor under `wall s` on this machine. A second table sums the figures per framework or
 ORM over every repository run (the library the pack names on each item; a miss counts for the
@@ -50,12 +53,37 @@ TRUTH_DIR = ROOT / "bench" / "real_repos" / "truth"
 _PARAM = (
     re.compile(r"<(?:[^:<>]+:)?([A-Za-z_]\w*)>"),  # Flask <int:id>
     re.compile(r"\{([A-Za-z_]\w*)(?::[^}]*)?\}"),  # FastAPI {id:int}
-    # Express :id, :id(\d+), :page?, and a parameter after a dot (`/:id.:format`)
-    re.compile(r"(?<=[/.]):([A-Za-z_$][\w$]*)(?:\([^)]*\))?\??"),
 )
+# `:name` as each router reads it (group `name`; a match without one is kept as written).
+# A router not named here: a parameter at a segment's start or after a dot (`/:id.:format`),
+# a colon inside a segment being text (`/v1/items:batchGet`, Python's routers)
+_COLON_PARAM = re.compile(r"(?<=[/.]):(?P<name>[A-Za-z_$][\w$]*)(?:\([^)]*\))?\??")
+# path-to-regexp 0.1.x (Express 4): `:` and word characters after any character, then a
+# `(regex)`, `?` or `*`; 8.x (Express 5): an identifier, `$` included, or a quoted name
+_PATH_TO_REGEXP_EXPRESS = re.compile(
+    r':(?:"(?P<quoted>[^"]+)"|(?P<name>[$\w]+))(?:\([^)]*\))?[?*]?'
+)
+_COLON_PARAMS: dict[str, re.Pattern[str]] = {
+    # find-my-way (Fastify): `:` anywhere in a segment, the name up to `-`, `.`, `/` or `(`
+    # (`/archive-:kind-:page.xml` is two parameters), a `(regex)` after it; `::` is a colon
+    "fastify": re.compile(r"::|:(?P<name>[^/.\-(:?]+)(?:\([^)]*\))?\??"),
+    "express": _PATH_TO_REGEXP_EXPRESS,
+    "nestjs": _PATH_TO_REGEXP_EXPRESS,  # on its default platform, Express
+    # path-to-regexp 1.x to 6.x (koa-router, @koa/router): word characters after any
+    # character, then a `(regex)` and a `?`, `*` or `+`
+    "koa": re.compile(r":(?P<name>\w+)(?:\([^)]*\))?[?*+]?"),
+}
 
 
-def normalise(kind: str, name: str) -> str:
+def _parameter(match: re.Match[str]) -> str:
+    name = match.groupdict().get("name") or match.groupdict().get("quoted")
+    return match.group(0) if name is None else "{" + name + "}"
+
+
+def normalise(kind: str, name: str, framework: str = "") -> str:
+    """One spelling of a route name: its parameters as `{name}`, read as the router
+    `framework` reads them (by the pack's `attrs.framework`; "" when not known), and an
+    upper-case method."""
     if kind != "route":
         return name
     method, _, path = name.partition(" ")
@@ -63,7 +91,36 @@ def normalise(kind: str, name: str) -> str:
         path = "/" + path
     for pattern in _PARAM:
         path = pattern.sub(lambda m: "{" + m.group(1) + "}", path)
+    path = _COLON_PARAMS.get(framework, _COLON_PARAM).sub(_parameter, path)
     return f"{method.upper()} {path}"
+
+
+def _framework(resource: dict[str, Any]) -> str:
+    return str((resource.get("attrs") or {}).get("framework") or "")
+
+
+def _expected_names(
+    kind: str,
+    expected: list[dict[str, Any]],
+    resources: list[dict[str, Any]],
+    key: Callable[[str, str, str], str],
+) -> dict[str, dict[str, Any]]:
+    """The truth's items by normalised name, each read as the router the pack names on the
+    routes of its own files reads it (else on most of the repository's): a truth written
+    from a route table spells its paths as registered and names no framework."""
+    in_file: dict[str, Counter[str]] = {}
+    for r in resources:
+        where = (r.get("location") or {}).get("path", "").removeprefix("./")
+        in_file.setdefault(where, Counter())[_framework(r)] += 1
+    overall = Counter(_framework(r) for r in resources)
+    wanted: dict[str, dict[str, Any]] = {}
+    for item in expected:
+        near: Counter[str] = Counter()
+        for where in item.get("files") or [item.get("file", "")]:
+            near.update(in_file.get(where, Counter()))
+        guess = (near or overall).most_common(1)
+        wanted[key(item.get("kind", kind), item["name"], guess[0][0] if guess else "")] = item
+    return wanted
 
 
 def registry_copy(request_ms: int) -> Path:
@@ -123,7 +180,7 @@ def _library(pack: str, resource: dict[str, Any]) -> str:
 
 def by_library(
     pack: str,
-    key: Callable[[str, str], str],
+    key: Callable[[str, str, str], str],
     resources: list[dict[str, Any]],
     wanted: dict[str, dict[str, Any]],
     missed: list[str],
@@ -132,7 +189,7 @@ def by_library(
     """True and false positives, misses and silent misses per framework or ORM (issue 36's
     rows). A reported item is the library the pack names on it; a missed one is the library
     of what the pack found in the files that declare it, else the pack's most common one."""
-    named = {key(r["kind"], r["name"]): _library(pack, r) for r in resources}
+    named = {key(r["kind"], r["name"], _framework(r)): _library(pack, r) for r in resources}
     in_file: dict[str, Counter[str]] = {}
     for r in resources:
         where = (r.get("location") or {}).get("path", "").removeprefix("./")
@@ -166,11 +223,11 @@ def score(
     kinds = {kind} | {e["kind"] for e in expected if "kind" in e}
     resources = [r for r in doc.get("resources", []) if r.get("kind") in kinds]
 
-    def key(of: str, name: str) -> str:
-        return normalise(kind, name) if of == kind else f"{of}:{name}"
+    def key(of: str, name: str, framework: str = "") -> str:
+        return normalise(kind, name, framework) if of == kind else f"{of}:{name}"
 
-    reported = {key(r["kind"], r["name"]) for r in resources}
-    wanted = {key(e.get("kind", kind), e["name"]): e for e in expected}
+    reported = {key(r["kind"], r["name"], _framework(r)) for r in resources}
+    wanted = _expected_names(kind, expected, resources, key)
     hits = reported & wanted.keys()
     missed = sorted(wanted.keys() - reported)
     pointed = pointed_files(doc)

@@ -19,6 +19,7 @@ from packs.prefilter import Fields, Keyword, Word  # noqa: E402
 KEYWORDS: Final[tuple[Keyword, ...]] = (
     *(Word(option, rb"[ \t]*=(?!=)") for option in (b"db_table", b"app_label", b"proxy")),
     *(Word(setting.encode()) for setting in (django_apps.SETTING, django_apps.SETTINGS_MODULE)),
+    *(Word(word.encode()) for word in django_models.MADE_WORDS),  # models libraries make
 )
 # the callees the reader keeps (`django_models._describe`): `...Field(...)` and the relations
 FIELDS = Fields(("Field", *sorted(django_models.RELATION_FIELDS)), "django.db.models.")

@@ -31,6 +31,10 @@ column, an auto-created link table). A class that looks like a model (Django mod
 app's `models` module that no record names (fields or not), is reported as
 `UNKNOWN_MODEL_BASE` at the class, with no table: its table is not known.
 
+A library's decorator that makes a model of the class it decorates (`model_bases.
+LIBRARY_MADE_MODELS`: django-hierarkey's `@store.add()`, `@store.set_global()`) makes a table
+of the class's app, at the decorator; one whose name the pack cannot read is a finding there.
+
 Only the models of installed apps are tables, as Django's app registry holds only those
 (`django_apps`: the settings' `INSTALLED_APPS`, `AppConfig` labels): a model belongs to the
 installed app whose name is the longest prefix of its module's, and takes that app's label; one
@@ -65,10 +69,17 @@ from .django_apps import (
     own_label,
     settings_facts,
 )
-from .model_bases import LIBRARY_FIELDS, LibraryBase, library_bases
+from .model_bases import (
+    LIBRARY_FIELDS,
+    LIBRARY_MADE_MODELS,
+    LIBRARY_PLAIN_CLASSES,
+    LibraryBase,
+    library_bases,
+)
 from .pymodules import (
     MAX_ANCESTORS,
     REPOSITORY_PACKAGES,
+    CallRef,
     ClassRef,
     External,
     ModuleFacts,
@@ -98,6 +109,20 @@ RELATION_FIELDS = frozenset({"ForeignKey", "OneToOneField"})
 NEUTRAL_BASE_MODULES = frozenset({"typing", "typing_extensions", "abc", "enum", "builtins"})
 
 
+_MADE_METHODS = frozenset(m for methods in LIBRARY_MADE_MODELS.values() for m in methods)
+MADE_WORDS = tuple(
+    sorted(
+        {maker.partition(".")[0] for maker in LIBRARY_MADE_MODELS}
+        | {
+            m
+            for methods in LIBRARY_MADE_MODELS.values()
+            for m, r in methods.items()
+            if not r.on_model
+        }
+    )
+)
+"""What the files to read for `LIBRARY_MADE_MODELS` spell: the library's module (where its
+object is made), a decorator that makes a model of a class that is none (`set_global`)."""
 KNOWN_MODELS: dict[str, LibraryBase] = library_bases("django")
 """Models of Django and of libraries by import path (`model_bases.LIBRARY_BASES`)."""
 MANY_TO_MANY_FIELDS = frozenset(
@@ -290,6 +315,10 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
                 prefixed.setdefault(place, []).append(module.path)
         for cls in module.classes:
             ref = ClassRef(module, cls)
+            if cls.decorated_at and (label or apps is None):
+                made, unread = _made_models(modules, ref, label)
+                claims.extend(made)
+                gaps.extend(unread)
             if _is_model(modules, ref):
                 models.append(ref)
                 if (
@@ -340,6 +369,50 @@ def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
             for path, line, text in installed.partial
         )
     return link_tables(claims, gaps)
+
+
+def _made_models(
+    modules: Modules[ModelBody], ref: ClassRef[ModelBody], label: str
+) -> tuple[list[TableClaim], list[Gap]]:
+    """The tables of the models a library's decorator makes of the class (`LIBRARY_MADE_MODELS`:
+    django-hierarkey's `@store.add()`), each at its decorator; one named after an option the
+    pack cannot read is a finding there, naming the library."""
+    claims: list[TableClaim] = []
+    gaps: list[Gap] = []
+    for written, line in zip(ref.cls.decorators, ref.cls.decorated_at, strict=False):
+        if last_name(written) not in _MADE_METHODS:  # most decorators: no lookup
+            continue
+        found = modules.resolve(ref.module, written)
+        if not isinstance(found, CallRef) or "." in found.attribute:
+            continue
+        record = LIBRARY_MADE_MODELS.get(found.callee, {}).get(found.attribute)
+        if record is None:
+            continue
+        option = dict(found.keywords).get(record.option)
+        value = _literal_text(option)
+        if value is None:
+            detail = (
+                f"`@{written}()` makes a model of {ref.cls.name} ({record.read}) named after "
+                f"the `{record.option}` its `{last_name(found.callee)}` is made with, which is "
+                "not a literal the pack reads: its table is not listed"
+            )
+            gaps.append(Gap(COMPUTED_TABLENAME, detail, ref.module.path, line))
+            continue
+        model = f"{ref.cls.name}_{value.title()}{record.suffix}"
+        table = "_".join(filter(None, [label, model.lower()]))
+        claims.append(TableClaim(table, ref.module.path, line, model, record.columns, ()))
+    return claims, gaps
+
+
+def _literal_text(written: object) -> str | None:
+    """The string a keyword's `repr` as `CallBinding.keywords` keeps it spells, else None."""
+    if not isinstance(written, str) or not written or written[0] not in "'\"":
+        return None
+    try:
+        value = ast.literal_eval(written)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _own_labels(modules: Modules[ModelBody]) -> dict[str, str]:
@@ -462,6 +535,7 @@ def _unknown_bases(modules: Modules[ModelBody], models: list[ClassRef[ModelBody]
                     for a in modules.ancestors(ref)
                     if isinstance(a, External)
                     and a.name != "object"
+                    and a.name not in LIBRARY_PLAIN_CLASSES
                     and a.name.partition(".")[0] not in NEUTRAL_BASE_MODULES
                     and a.name.partition(".")[0] != "django"  # its models are all known
                 ),

@@ -523,6 +523,47 @@ LIBRARY_FIELDS: dict[str, str] = {
 """Django fields of libraries by import path: the Django field each one is (a subclass of)."""
 
 
+@dataclass(frozen=True)
+class MadeModel:
+    """A Django model a library's decorator makes of the class it decorates, the decorator a
+    method of an object of the library's class (`store = Hierarkey(attribute_name="settings")`,
+    `@store.add()`): named `<class>_<the object's option, title-cased><suffix>` in the decorated
+    class's module (so its app's label, as Django gives a model made at run time), with these
+    columns."""
+
+    option: str  # the keyword of the object's constructor the name is made of
+    suffix: str
+    columns: tuple[str, ...]
+    read: str  # the library's release and the file its decorator is read in
+    on_model: bool = True  # it decorates a model (else a plain class: a file not read as models)
+
+
+_HIERARKEY = "django-hierarkey 2.0.1 (raphaelm/django-hierarkey tag 2.0.1, hierarkey/models.py)"
+LIBRARY_MADE_MODELS: dict[str, dict[str, MadeModel]] = {
+    # `Hierarkey.add()` on a model: `ModelBase('%s_%sStore' % (model.__name__,
+    # self.attribute_name.title()), (BaseHierarkeyStoreModel,), attrs)`, `attrs` holding the
+    # model's `__module__`, `object = ForeignKey(model)` and a `Meta` naming no table;
+    # `set_global()` on a class below `GlobalSettingsBase` (not a model): the same, no `object`
+    "hierarkey.models.Hierarkey": {
+        "add": MadeModel(
+            "attribute_name", "Store", ("id", "key", "value", "object_id"), _HIERARKEY
+        ),
+        "set_global": MadeModel(
+            "attribute_name", "Store", ("id", "key", "value"), _HIERARKEY, on_model=False
+        ),
+    },
+}
+"""Models libraries make at run time, by the import path of the class whose object's method
+decorates a class, then by that method's name (`django_models` reads them)."""
+
+LIBRARY_PLAIN_CLASSES: frozenset[str] = frozenset({
+    # django-hierarkey 2.0.1 (hierarkey/models.py): `class GlobalSettingsBase:`, no model (the
+    # class `set_global()` decorates)
+    "hierarkey.models.GlobalSettingsBase",
+})  # fmt: skip
+"""Classes of libraries' `models` modules that are no model: a class below one is none."""
+
+
 def library_bases(orm: str) -> dict[str, LibraryBase]:
     """The records of one ORM's bases."""
     return {name: record for name, record in LIBRARY_BASES.items() if record.orm == orm}

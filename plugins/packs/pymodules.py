@@ -72,6 +72,7 @@ class ClassFacts(Generic[B]):
     decorators: tuple[str, ...]  # dotted callee of each decorator, as written
     body: B
     metaclass: str | None = None  # `class Base(metaclass=PrefixMeta)`, dotted as written
+    decorated_at: tuple[int, ...] = ()  # the line of each of `decorators`
 
     def keyword(self, name: str) -> Literal:
         return dict(self.keywords).get(name)
@@ -393,6 +394,7 @@ def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> C
         decorators=tuple(d for d in (dotted(dec) for dec in node.decorator_list) if d),
         body=describe(node),
         metaclass=next((dotted(kw.value) for kw in node.keywords if kw.arg == "metaclass"), None),
+        decorated_at=tuple(dec.lineno for dec in node.decorator_list if dotted(dec)),
     )
 
 

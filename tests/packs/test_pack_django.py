@@ -225,3 +225,62 @@ def test_library_model_bases_are_tables_by_each_library_s_rules() -> None:
         for location in f["locations"]
     ]
     assert flagged == [("UNKNOWN_MODEL_BASE", "catalog/models.py", 29)]
+
+
+HIERARKEY_FILES = {
+    "core/__init__.py": "",
+    "core/config.py": (
+        "from hierarkey.models import GlobalSettingsBase, Hierarkey\n\n"
+        "store = Hierarkey(attribute_name='prefs')\n"
+        "unnamed = Hierarkey(NAME)\n\n\n"
+        "@store.set_global()\n"
+        "class SiteWide(GlobalSettingsBase):\n"
+        "    pass\n"
+    ),
+    "shop/__init__.py": "",
+    "shop/models.py": (
+        "from django.db import models\n\n"
+        "from core.config import store, unnamed\n\n\n"
+        "@store.add()\n"
+        "class Shop(models.Model):\n"
+        "    name = models.CharField(max_length=9)\n\n\n"
+        "@unnamed.add()\n"
+        "class Branch(models.Model):\n"
+        "    city = models.CharField(max_length=9)\n"
+    ),
+}
+
+
+def test_django_hierarkeys_decorators_make_a_settings_store_table_each(
+    tmp_path: Path,
+) -> None:
+    """django-hierarkey's `@store.add()` on a model and `@store.set_global()` on a plain class
+    each make a model `<Class>_<Attribute>Store` in the class's module: a table of its app,
+    placed at the decorator; a store named after an option the pack cannot read is a finding
+    there (was silent). Read alike through the pre-filter."""
+    for name, text in HIERARKEY_FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+
+    def scanned(parse_all: bool) -> dict[str, Any]:
+        return Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                       root=str(tmp_path), workers=1, keywords=pack_django.KEYWORDS,
+                       base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                       fields=pack_django.FIELDS, parse_all=parse_all).discover(["."])  # fmt: skip
+
+    document = scanned(False)
+    assert document == scanned(True)
+    tables = {
+        r["name"]: (r["location"]["path"], r["location"]["line"], r["attrs"]["columns"])
+        for r in document["resources"]
+    }
+    assert tables == {
+        "core_sitewide_prefsstore": ("core/config.py", 7, 3),
+        "shop_shop": ("shop/models.py", 7, 2),
+        "shop_shop_prefsstore": ("shop/models.py", 6, 4),
+        "shop_branch": ("shop/models.py", 12, 2),
+    }
+    assert [(f["code"], f["locations"]) for f in document["findings"]] == [
+        ("COMPUTED_TABLENAME", [{"path": "shop/models.py", "line": 11}])
+    ]
+    assert "django-hierarkey" in document["findings"][0]["detail"]

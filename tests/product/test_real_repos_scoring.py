@@ -41,6 +41,67 @@ def test_a_colon_inside_a_segment_is_no_parameter() -> None:
     assert normalise("table", "a.:b") == "a.:b"
 
 
+@pytest.mark.parametrize(
+    ("framework", "truth", "pack"),
+    [
+        # find-my-way: `:` anywhere in a segment, the name ending at `-` or `.`
+        ("fastify", "GET /sitemaps/pages-:kind-:page.xml", "GET /sitemaps/pages-{kind}-{page}.xml"),
+        ("fastify", "GET /near/:lat-:lng/radius", "GET /near/{lat}-{lng}/radius"),
+        ("fastify", "GET /at/:hour(^\\d{2})h", "GET /at/{hour}h"),
+        # path-to-regexp 0.1.x (Express 4): word characters after any character
+        ("express", "GET /feed-:year.rss", "GET /feed-{year}.rss"),
+        ("express", "GET /u/:id(\\d+)/:page?", "GET /u/{id}/{page}"),
+        # path-to-regexp 8 (Express 5): an identifier with `$`, or a quoted name
+        ("express", 'GET /t/:"tag name"', "GET /t/{tag name}"),
+        # path-to-regexp 6 (@koa/router)
+        ("koa", "GET /report_:month+", "GET /report_{month}"),
+    ],
+)
+def test_a_parameter_inside_a_segment_is_read_as_its_router_reads_it(
+    framework: str, truth: str, pack: str
+) -> None:
+    assert normalise("route", truth, framework) == normalise("route", pack, framework)
+
+
+def test_fastify_s_double_colon_is_a_colon_and_python_s_colon_is_text() -> None:
+    assert normalise("route", "GET /v1/items::batchGet", "fastify") == "GET /v1/items::batchGet"
+    assert normalise("route", "GET /v1/items:batchGet", "fastapi") == "GET /v1/items:batchGet"
+    assert normalise("route", "GET /v1/items:batchGet", "express") == "GET /v1/items{batchGet}"
+
+
+def test_a_truth_item_is_read_as_the_router_of_its_file_reports_routes() -> None:
+    """The truth names no framework: its item is normalised by the framework the pack names
+    on the routes of the item's file, so a Fastify mid-segment parameter meets the pack's."""
+    run = {
+        "status": "ok",
+        "wall": 1.0,
+        "doc": {
+            "resources": [
+                {
+                    "kind": "route",
+                    "name": "GET /feeds/tag-{tag}.xml",
+                    "attrs": {"framework": "fastify"},
+                    "location": {"path": "src/feeds.ts", "line": 3},
+                },
+                {
+                    "kind": "route",
+                    "name": "GET /v1/items:batchGet",
+                    "attrs": {"framework": "fastapi"},
+                    "location": {"path": "py/api.py", "line": 9},
+                },
+            ],
+            "findings": [],
+            "unresolved": [],
+        },
+    }
+    expected = [
+        {"name": "GET /feeds/tag-:tag.xml", "file": "src/feeds.ts", "line": 3},
+        {"name": "GET /v1/items:batchGet", "file": "py/api.py", "line": 9},
+    ]
+    result = score("route", expected, run, "pack-http-routes")
+    assert (result["tp"], result["false_positives"], result["missed"]) == (2, [], [])
+
+
 def test_each_item_counts_for_the_library_that_declares_it() -> None:
     """A found or false item is the library the pack names on it; a miss goes to the library
     found in its own file, else to the repository's most common one."""

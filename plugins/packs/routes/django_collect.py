@@ -20,6 +20,7 @@ past it, or on a value it cannot follow, the entry stays a finding where it is w
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import operator
 import re
@@ -35,6 +36,7 @@ from .django_registries import (
     KINDS,
     STORE_MAKERS,
     AppModels,
+    Registries,
     class_attribute,
     fill_registry,
     imported_string,
@@ -65,12 +67,15 @@ _BUILTINS = frozenset({
     "getattr", "super", "isinstance", "set", "bool", "print", "any", "all", "type",
     "issubclass",
 })  # fmt: skip
+_CLASS_METHODS = frozenset({"classmethod", "classonlymethod"})  # Django's, for `as_view`
 _ORDER = (
     "is filled by this module-level call, which runs when the module is imported: the pack "
     "does not follow the order of that import against the URLconf's, its routes are listed as "
     "if it ran first"
 )
 
+
+_WORD = re.compile(r"\w+")  # a name as `\bname\b` finds it
 
 # what a value the evaluator holds may raise when it is used as Python would (`[1] in {}`): the
 # evaluation stops, as a finding
@@ -182,6 +187,7 @@ class Collector:
         self.built: dict[str, Built] = {}
         self.imported_by_conf: set[str] = set()  # files the URLconf being run imports
         self.modules: list[tuple[str, DjangoFacts]] | None = None  # `django_modules`
+        self.effects_by_word: dict[str, list[tuple[str, int, str]]] | None = None  # `spelling`
         # objects storing items that make no URL pattern themselves: other modules' calls on
         # them are not looked for (their names are often common words); those a build read
         self.unfilled: dict[tuple[str, str], int] = {}
@@ -203,6 +209,7 @@ class Collector:
         self.applied: dict[tuple[str, int], bool] | None = None
         self.spans: set[tuple[str, int, int]] = set()
         self.app_labels: dict[tuple[str, str], str] = {}  # a model's, from its app's config
+        self.registries = Registries()  # what the registries of the link share, made once
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -386,6 +393,8 @@ class Collector:
         if found is None:
             if name in _BUILTINS:
                 return Builtin(name)
+            if facts is not None and name in facts.literals:  # a copy: the code may change it
+                return copy.deepcopy(facts.literals[name])
             if binding is not None and not isinstance(binding, ImportRef):  # `KEY = "views"`
                 text = self.linker.resolver._string(file, Sym((name,)))
                 if text is not None:
@@ -443,6 +452,8 @@ class Collector:
                 got.origin, got.gaps = (file, node), self.gaps
             return got
         if isinstance(value, Ref) and value.kind == "class":
+            if name == "as_view":  # the class view, read as a URLconf's `X.as_view()` is,
+                return Builtin("as_view", value)  # the project's own `as_view` or Django's
             if name == "_meta":  # Django's, never a class's own
                 return class_attribute(self, value, name, Unknown((file, node)))
             got = self.class_member(value, name, None, file, node)
@@ -510,6 +521,8 @@ class Collector:
     ) -> object:
         """`name` of the class `cls` or its bases (after `cls` itself, for `super()`)."""
         seen: set[tuple[str, str]] = set()
+        # a classmethod's `cls`: the object's class, the class it is read from (or `super()`'s)
+        receiver = obj.cls if isinstance(obj, Instance) else obj if isinstance(obj, Ref) else cls
         order = self.bases(cls) if skip else [cls]
         while order:
             here = order.pop(0)
@@ -521,15 +534,28 @@ class Collector:
                 for stmt in tree.body:
                     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                         if stmt.name == name:
-                            if any(_decorator(d) == "staticmethod" for d in stmt.decorator_list):
+                            made = {_decorator(d) for d in stmt.decorator_list}
+                            if "staticmethod" in made:
                                 return Func(here.file, stmt, here)
+                            if made & _CLASS_METHODS:  # passed the class it is read from
+                                return Func(here.file, stmt, here, receiver)
                             return Func(here.file, stmt, here, obj)
                     elif isinstance(stmt, ast.Assign) and any(
                         isinstance(t, ast.Name) and t.id == name for t in stmt.targets
                     ):
                         return self.expr(stmt.value, here.file, {})
             elif tree is None and here.kind == "class":
-                return Unknown((file, node))
+                # a class whose code is not kept (a view subclass setting options): its literal
+                # class attributes, and its bases for the rest
+                known = self.linker.facts(here.file)
+                held = known.classes.get(here.name) if known is not None else None
+                if held is None or name in held.methods:
+                    return Unknown((file, node))
+                value = dict(held.fields).get(name, Unknown)
+                if value is ...:
+                    return Unknown((file, node))
+                if value is not Unknown:
+                    return value
             order += self.bases(here)
         return Unknown((file, node))
 
@@ -557,24 +583,34 @@ class Collector:
         if stores and not makes:  # its items may become URL patterns elsewhere: not looked for
             self.unfilled[key] = line
             self.unfilled_objects[id(made)] = key
-        word = re.compile(rf"\b{re.escape(name)}\b")
-        for at, text in facts.effects:  # its own module's calls on it, after it is made
-            if at > line and word.search(text):
+        spelt = self.spelling(name)
+        for other, at, text in spelt:  # its own module's calls on it, after it is made
+            if other == file and at > line:
                 self.effect(file, at, text, ())
         if not (stores and makes):
             return made  # not a collector (a settings object): no other module fills it
         self.linker.resolver.words.add(name)  # the files that fill it spell it
-        for other, held in self.django_modules():
+        for other, at, text in spelt:
             if other == file:
                 continue
             if other == self.building:
                 continue  # the building URLconf's own calls run before its build (`run`)
-            for at, text in held.effects:
-                if word.search(text):
-                    gaps = () if other in self.imported_by_conf else ((other, at, f"`{name}` "
-                                                                      + _ORDER),)  # fmt: skip
-                    self.effect(other, at, text, gaps)
+            gaps = () if other in self.imported_by_conf else ((other, at, f"`{name}` "
+                                                              + _ORDER),)  # fmt: skip
+            self.effect(other, at, text, gaps)
         return made
+
+    def spelling(self, name: str) -> list[tuple[str, int, str]]:
+        """The module-level calls (`DjangoFacts.effects`) that spell the word `name`, in
+        module then line order: (module, line, code). Indexed by word once a link: each object
+        made looked through every module's calls, objects times modules."""
+        if self.effects_by_word is None:
+            self.effects_by_word = {}
+            for other, held in self.django_modules():
+                for at, text in held.effects:
+                    for word in dict.fromkeys(_WORD.findall(text)):
+                        self.effects_by_word.setdefault(word, []).append((other, at, text))
+        return self.effects_by_word.get(name, [])
 
     def collects(self, cls: Ref) -> bool:
         """Whether the class or a base stores items on its instances (`self.x.append(...)`)

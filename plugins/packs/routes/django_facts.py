@@ -26,7 +26,8 @@ from .heads import literal_heads
 # ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
 # (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
-# with no argument; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# with no argument; ("made", dotted) `error_page(404)`, the view a function called with
+# literals returns; ("schema", "GET") a library's API schema view (`get_schema_view`);
 # ("computed", call) URL patterns a call returns, added to a list (`urlpatterns += f()`);
 # ("opaque", what) anything else.
 Target = tuple[str, str]
@@ -204,6 +205,10 @@ class DjangoClass:
     # its `class Meta: app_label = "x"` ("?" written otherwise than as a string): a model's
     # label, which `Model._meta.app_label` reads (`django_registries`)
     meta_label: str | None = None
+    # its class attributes bound to a literal (`lookup_field = "slug"`): what a classmethod the
+    # project runs reads of a subclass whose code is not kept (`django_collect`)
+    # (`...`: bound to something else, which is not read)
+    fields: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +219,9 @@ class DjangoFunction:
     permissions: tuple[str, ...] | None
     decorators: tuple[str, ...]  # every other decorator, dotted
     checks_user: bool  # its text reads the request's user (a decorator of the repository)
+    # a function defining a function it returns (a view factory, `error_page(404)`): what each
+    # of its `return`s gives, a def of its own (its facts) or a name ("?": anything else)
+    returns: tuple[tuple[str, DjangoFunction | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +255,9 @@ class DjangoFacts:
     # defs and classes that build or collect URL patterns (`collects`), objects made at module
     # level from a class (`name = Registry(...)`: the call) and module-level calls (`x.add(...)`)
     code: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # module-level names bound once to a literal list, tuple, set or dict (`ACTIONS = ("list",
+    # "detail")`), for that code to read; only kept with other facts
+    literals: dict[str, object] = field(default_factory=dict)
     instances: dict[str, tuple[int, str]] = field(default_factory=dict)
     effects: tuple[tuple[int, str], ...] = ()
     imports: tuple[str, ...] = ()  # the modules its module-level imports load, absolute
@@ -301,6 +312,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         configs=reader.configs,
         app_loops=reader.app_loops,
         code=reader.code,
+        literals={k: v for k, v in reader.literals.items() if v is not ...},
         instances=reader.instances,
         effects=tuple(reader.effects),
         imports=tuple(reader.imports) if reader.effects or reader.instances else (),
@@ -308,7 +320,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         applied=_applied(tree) if ")(" in source else (),
     )
     empty = DjangoFacts()
-    return None if facts == empty else facts
+    return None if replace(facts, literals={}) == empty else facts
 
 
 def _meta_label(node: ast.ClassDef) -> str | None:
@@ -468,6 +480,7 @@ class _Reader:
         self.constants: dict[str, list[tuple[ast.expr, bool, int]]] = {}
         self.renamed: dict[str, str] = {}  # a list rebound from itself: its earlier value
         self.empty: set[str] = set()  # names bound to an empty list or tuple literal
+        self.literals: dict[str, object] = {}  # `DjangoFacts.literals`; `...`: rebound
         self.schema_views: set[str] = set()  # names bound to `get_schema_view(...)`
         self.schema_makers = {"get_schema_view"}  # what it is called here
         self.imported: dict[str, str] = {}  # name -> "module:attr", `from module import attr`
@@ -550,9 +563,13 @@ class _Reader:
             if stmt.value is not None:
                 self.assign(stmt.target.id, stmt.value)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            self.literals[stmt.target.id] = ...  # changed: not the literal any more
             if stmt.target.id in self.lists and isinstance(stmt.op, ast.Add):
                 self.lists[stmt.target.id] += self.entries(stmt.value)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            owner = stmt.value.func.value if isinstance(stmt.value.func, ast.Attribute) else None
+            if isinstance(owner, ast.Name) and owner.id in self.literals:  # `NAMES.append(x)`
+                self.literals[owner.id] = ...
             if isinstance(stmt.value.func, ast.Call):  # `register(Model, "x")(view)`
                 self.decorated.append((stmt.lineno, self.segment(stmt.value), ""))
             self.call(stmt.value)
@@ -590,6 +607,22 @@ class _Reader:
         elif isinstance(stmt, ast.For | ast.AsyncFor):
             self.for_loop(stmt)
 
+    def literal(self, name: str, value: ast.expr) -> None:
+        """Keep `name = [...]` (a display of literals, not too long) bound once, where no
+        branch decides: a name bound twice is not kept."""
+        kept: object = ...
+        if (
+            name not in self.literals
+            and not self.conditional
+            and isinstance(value, ast.List | ast.Tuple | ast.Set | ast.Dict)
+            and (value.end_lineno or value.lineno) - value.lineno < 40
+        ):
+            try:
+                kept = ast.literal_eval(value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                kept = ...
+        self.literals[name] = kept
+
     def decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         """Keep the decorators a registry may be filled by: a project's name or a call of one
         (not the builtins every class uses)."""
@@ -615,6 +648,7 @@ class _Reader:
                 entries[:] = [e if id(e) in before else replace(e, loop=under) for e in entries]
 
     def assign(self, name: str, value: ast.expr) -> None:
+        self.literal(name, value)
         if isinstance(value, ast.List | ast.Tuple) and not value.elts:
             self.empty.add(name)
         else:
@@ -841,6 +875,8 @@ class _Reader:
             ):
                 made = dotted(view.func)  # `feeds.LatestFeed()`: an instance is the view
                 target = ("instance", made) if made is not None else target
+            elif isinstance(view, ast.Call) and target[0] != "schema" and _made_view(view):
+                target = ("made", dotted(view.func) or "?")  # `error_page(404)`: what it returns
             parts: tuple[RoutePart, ...] | None = None
             caveats: list[Caveat] = []
             if route is None and raw is not None:
@@ -864,6 +900,7 @@ class _Reader:
         while (
             isinstance(view, ast.Call)
             and len(view.args) == 1
+            and not _made_view(view)
             and not _is_include(view)
             and not _is_as_view(view)
             and not self.schema_view(view)
@@ -1082,6 +1119,10 @@ class _Reader:
             table,
             route_changes,
             _meta_label(node),
+            tuple(
+                (k, v.value if isinstance(v, ast.Constant) and _literal(v.value) else ...)
+                for k, v in fields.items()
+            ),
         )
 
     def router_urls(self, stmt: ast.stmt) -> RouterUrls | None:
@@ -1233,7 +1274,40 @@ class _Reader:
             permissions,
             tuple(others),
             self.checks_user(node),
+            self.returned(node),
         )
+
+    def returned(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> tuple[tuple[str, DjangoFunction | None], ...]:
+        """`DjangoFunction.returns`: read for a def that defines a def in its body only (in a
+        branch too), never looking inside the defs, classes and lambdas it holds."""
+        if not any(  # most functions: no def, no branch
+            isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef | ast.If | ast.Try)
+            for s in node.body
+        ):
+            return ()
+        inner: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        returns: list[ast.Return] = []
+        todo: list[ast.AST] = list(node.body)
+        while todo:
+            here = todo.pop()
+            if isinstance(here, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner[here.name] = here
+            elif isinstance(here, ast.Return):
+                returns.append(here)
+            elif not isinstance(here, ast.ClassDef | ast.Lambda | ast.expr):
+                todo += ast.iter_child_nodes(here)
+        if not inner:
+            return ()
+        out: list[tuple[str, DjangoFunction | None]] = []
+        for returned in returns:
+            name = dotted(returned.value) if returned.value is not None else None
+            if name is None:
+                out.append(("?", None))
+            else:
+                out.append((name, self.function(inner[name]) if name in inner else None))
+        return tuple(sorted(set(out), key=lambda r: r[0]))
 
     def checks_user(self, node: ast.stmt) -> bool:
         """Whether a line of the def or class reads the request's user (`_USER_CHECK`)."""
@@ -1418,6 +1492,19 @@ def _is_include(call: ast.Call) -> bool:
     return _last(call.func) == "include"
 
 
+def _made_view(call: ast.Call) -> bool:
+    """`error_page(404)`, `page("about", status=200)`: a named function called with literals
+    only, which makes the view (a wrapper is given one)."""
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return (
+        bool(given)
+        and dotted(call.func) is not None
+        and all(isinstance(g, ast.Constant) for g in given)
+        and not _is_as_view(call)
+        and not _is_include(call)
+    )
+
+
 def _is_as_view(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "as_view"
 
@@ -1505,3 +1592,7 @@ def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:
                 node.lineno,
             )
     return None
+
+
+def _literal(value: object) -> bool:
+    return value is None or isinstance(value, str | int | float | bool)

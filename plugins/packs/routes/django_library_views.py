@@ -348,6 +348,26 @@ LIBRARY_VIEWS = (
             ("SocialAccountDisconnectView", ("post",)),
         ),
     ),
+    # django-formtools 2.7 (the PyPI release; jazzband/django-formtools at tag 2.7):
+    # formtools/wizard/views.py `WizardView(TemplateView)` defining `get` and `post`, and its
+    # storage and named-URL subclasses, which define no other handler
+    LibraryViews(
+        "django-formtools",
+        ("formtools.wizard.views",),
+        "django-formtools 2.7",
+        "formtools/wizard/views.py",
+        views=tuple(
+            (n, ("get", "post"))
+            for n in (
+                "WizardView",
+                "SessionWizardView",
+                "CookieWizardView",
+                "NamedUrlWizardView",
+                "NamedUrlSessionWizardView",
+                "NamedUrlCookieWizardView",
+            )
+        ),
+    ),
 )
 
 

@@ -693,6 +693,9 @@ class DjangoRouteResolver:
                 verdict = max(auth, self.class_auth(made[1], made[2], 0))
             self.emit(ANY, here, path, entry.line, name, verdict, gaps)
             return
+        if kind == "made":
+            self.made_view(path, entry, here, name, auth, gaps)
+            return
         found = self.resolve(path, name)
         if kind == "router" and found is not None and found[0] == "router":
             why = self.router(found[1], found[2], here, auth, gaps)
@@ -753,6 +756,45 @@ class DjangoRouteResolver:
             self.opaque(path, entry, f"`{name}` is a view made by `as_view()`, not a view class")
         else:
             self.view_route(path, entry, here, (what, file, attr), name, auth, gaps)
+
+    def made_view(
+        self, path: str, entry: UrlEntry, here: str, name: str, auth: int, gaps: tuple[Gap, ...]
+    ) -> None:
+        """`error_page(404)`: the project's function returns a def of its own or a function
+        of its module, maybe one of several by its argument: a function view answering the
+        methods every one of them answers (Django calls it for each, as any function view);
+        what the pack cannot tell is a finding at the pattern."""
+        found = self.resolve(path, name)
+        made = self.function(found[1], found[2]) if found and found[0] == "function" else None
+        views: list[tuple[str, DjangoFunction]] = []
+        for returned, inner in made.returns if made is not None and found is not None else ():
+            if inner is not None and found is not None:
+                views.append((found[1], inner))
+                continue
+            other = self.resolve(found[1], returned) if found and returned != "?" else None
+            function = (
+                self.function(other[1], other[2]) if other and other[0] == "function" else None
+            )
+            if other is None or function is None:
+                views = []
+                break
+            views.append((other[1], function))
+        if not views:
+            self.opaque(path, entry, f"the view `{name}(...)` returns is not one the pack can "
+                        "follow")  # fmt: skip
+            return
+        answered = {function.methods or (ANY,) for _, function in views}
+        if len(answered) != 1 or any("?" in methods for methods in answered):
+            self.note("UNRESOLVED_ROUTE", path, entry.line, f"the view `{name}(...)` returns "
+                      "is one of functions answering different methods: it is not listed")  # fmt: skip
+            return
+        for method in answered.pop():
+            verdict = auth
+            for file, function in views:
+                verdict = max(verdict, self.function_auth(file, function))
+                if function.api_view:
+                    verdict = max(verdict, self.permission_auth(file, function.permissions, method))
+            self.emit(method, here, path, entry.line, name, verdict, gaps)
 
     def bound_route(
         self,

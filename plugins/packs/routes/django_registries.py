@@ -12,8 +12,9 @@ values decorators read to build keys are computed as Django does: `Model._meta.a
 lower-cased). What cannot be computed is a finding at the decorator (its entry is not listed).
 A decorator function also called outside decorators (`deco(model, "x")(View)` in a loop over
 models) is run where Django runs it at start: each app's `AppConfig.ready()` (`apps.py`), with
-`self.get_models()` the app's models; a call no `ready()` reaches, or one run where the values
-are not known, leaves the store open: what is built from it carries a finding at that call. A store all of whose
+`self.get_models()` the app's models, once a link whatever the number of registries
+(`Started`); a call no `ready()` reaches, or one run where the values are not known, leaves
+the store open: what is built from it carries a finding at that call. A store all of whose
 fillers ran is closed: a key it lacks raises `KeyError` there, as in Python (a model with no
 view of that kind builds no pattern). Sites in test code (`tests/`, `test_*.py`) are not run.
 """
@@ -36,6 +37,7 @@ from .model import ImportRef
 
 if TYPE_CHECKING:
     from .django_collect import Collector
+    from .django_facts import DjangoFacts
 
 STORE_MAKERS = frozenset({"collections.defaultdict", "collections.OrderedDict"})
 IMPORT_STRING = "django.utils.module_loading.import_string"
@@ -201,76 +203,218 @@ def _subclass(collector: Collector, cls: object, base: object) -> object:
     return run.Unknown() if external and base.kind == "external" else False
 
 
+class Registries:
+    """What the registries of one link share, computed once for the link instead of once per
+    registry (hundreds of registries and dozens of apps made that quadratic): which modules
+    import each file; the decorator sites and runtime `f(...)(...)` calls by the names that may
+    call a filler, and where each decorator resolves; `Started`, every app's `ready()` run
+    once; and, by the filler names a registry has (all a registry's runtime fillers depend
+    on), its runtime calls and the first of them `Started` did not settle."""
+
+    def __init__(self) -> None:
+        self.modules: dict[str, DjangoFacts] = {}  # the link's `django_modules`, by file
+        self.importers: dict[str, list[str]] | None = None  # file -> the modules importing it
+        # a name a decorator may call a filler by -> the function each of its sites resolves
+        # to (file, name) -> the sites (module order, module, line, text, what it decorates)
+        self.decorators: dict[str, list[tuple[int, str, int, str, str]]] | None = None
+        self.resolved: dict[str, dict[tuple[str, str], list[_Site]]] = {}
+        self.calls: dict[str, list[tuple[int, str, int]]] | None = None  # name -> runtime calls
+        self.opened: dict[frozenset[str], tuple[tuple[str, int, str], ...]] = {}
+        self.unsettled: dict[frozenset[str], tuple[str, int, str, bool] | None] = {}
+        self.model_files: dict[str, list[str]] | None = None  # app folder -> its model files
+        self.started: Started | None = None
+        self.starting = False  # the apps' `ready()` are running: registries made now wait
+        self.waiting: list[_Waiting] = []
+
+
+_Site = tuple[int, str, int, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Every installed-looking app's `ready()` run once, as Django runs each at start: each
+    `f(...)(...)` call run there, (file, line) -> whether every run of it stored an item under
+    no gap; and the defs that ran to their end, by file (first line, last line). It depends
+    on the link's files only, so every registry of the link reads the one run."""
+
+    applied: dict[tuple[str, int], bool]
+    whole: dict[str, list[tuple[int, int]]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    """A registry whose fillers (named `names`) are also called at runtime, waiting for
+    `Started`."""
+
+    store: dict[object, object]
+    file: str
+    name: str
+    names: frozenset[str]
+
+
 def fill_registry(collector: Collector, file: str, name: str, store: dict[object, object]) -> None:
     """Run each decorator of the project that fills `store` (`name` of `file`), as importing
     its module does; then close the store, or leave it open with a gap where another call
-    fills it."""
+    fills it (once the apps' `ready()` have run, when its fillers are also called at runtime)."""
     # a filler stores through an item or a member of it (`store[key]`, `store.setdefault`):
     # the files defining one spell `store[` or `store.` (a narrower word than the name)
     word = re.compile(rf"\b{re.escape(name)}[\[.]")
     collector.linker.resolver.words.update((f"{name}[", f"{name}."))
+    shared = collector.registries
     fillers: dict[tuple[str, str], None] = {}
-    for other, facts in collector.django_modules():
-        if other != file and not _imports(collector, other, file):
+    importers = _importers(collector)
+    for other in sorted({file, *importers.get(file, ())}):
+        facts = shared.modules.get(other)
+        if facts is None:
             continue
         for function, (_, text) in facts.code.items():
             if function in facts.functions and word.search(text) and _COLLECTING.search(text):
                 fillers[(other, function)] = None
     if not fillers:
         return
-    names = {function for _, function in fillers}
+    names = frozenset(function for _, function in fillers)
     collector.linker.resolver.words.update(names)  # the files decorating with them spell them
-    sites: list[tuple[str, int, str, str]] = []
-    opened: list[tuple[str, int, str]] = []
-    for other, facts in collector.django_modules():
-        if _in_tests(other):
-            continue
-        decorators = {line for line, _, _ in facts.decorated}
-        for line, text, target in facts.decorated:
-            if _named(collector, other, text, names, fillers):
-                sites.append((other, line, text, target))
-        for at, function in facts.applied:  # `filler(args)(view)` at runtime: not run
-            if function in names and at not in decorators:
-                opened.append((other, at, function))
+    sites = sorted(
+        {site for n in names for f in fillers for site in _resolved(collector, n).get(f, ())}
+    )
     # stacked decorators run from the innermost (the last written) out
-    sites.sort(key=lambda site: (site[0], -site[1]))
+    sites.sort(key=lambda site: (site[1], -site[2]))
     kept, left = collector.budget, _FILL_BUDGET  # its own budget: a site costs about the same
     try:
-        for other, line, text, target in sites:
+        for _, other, line, text, target in sites:
             collector.budget = min(_SITE_BUDGET, left)
             _run_site(collector, store, other, line, text, target, name)
             left -= min(_SITE_BUDGET, left) - max(collector.budget, 0)
     finally:
         collector.budget = kept
-    remaining = _started(collector, opened, left) if opened else []
-    if remaining:
-        where, line, function, ran = remaining[0]
+    if not _opened(collector, names):
+        _close(collector, store, 0)
+        return
+    shared.waiting.append(_Waiting(store, file, name, names))
+    if shared.starting:
+        return  # made by a `ready()` running: settled when they have all run
+    if shared.started is None:
+        shared.starting = True
+        try:
+            shared.started = _started(collector)
+        finally:
+            shared.starting = False
+    waiting, shared.waiting = shared.waiting, []
+    for registry in waiting:
+        _settle(collector, registry, shared.started)
+
+
+def _settle(collector: Collector, registry: _Waiting, started: Started) -> None:
+    """Close a registry whose runtime fillers all ran in an app's `ready()`, or leave it open
+    with a gap at the first call that did not (not reached, or run where what it adds is not
+    known); a call in a def that ran whole but skipped it (a test that held false) is done."""
+    shared = collector.registries
+    if registry.names not in shared.unsettled:
+        shared.unsettled[registry.names] = None
+        for where, line, function in _opened(collector, registry.names):
+            ran = started.applied.get((where, line))
+            if ran is True:
+                continue
+            spans = started.whole.get(where, ())
+            if ran is None and any(a <= line <= b for a, b in spans):
+                continue
+            shared.unsettled[registry.names] = (where, line, function, ran is not None)
+            break
+    left = shared.unsettled[registry.names]
+    if left is None:
+        _close(collector, registry.store, 0)
+        return
+    where, line, function, ran = left
+    name, file = registry.name, registry.file
+    why = (
+        f"these URL patterns are built from `{name}` ({file}), also filled by calls of "
+        f"`{function}` the pack does not run: they may miss what those calls add"
+    )
+    if ran:
         why = (
             f"these URL patterns are built from `{name}` ({file}), also filled by calls of "
-            f"`{function}` the pack does not run: they may miss what those calls add"
+            f"`{function}` that an app's `ready()` makes, where the pack cannot tell what "
+            "they add (a test or items it cannot decide): they may miss or add routes"
         )
-        if ran:
-            why = (
-                f"these URL patterns are built from `{name}` ({file}), also filled by calls of "
-                f"`{function}` that an app's `ready()` makes, where the pack cannot tell what "
-                "they add (a test or items it cannot decide): they may miss or add routes"
-            )
-        collector.open_stores[id(store)] = (where, line, why)
-        return
-    _close(collector, store, 0)
+    collector.open_stores[id(registry.store)] = (where, line, why)
 
 
-def _started(
-    collector: Collector, opened: list[tuple[str, int, str]], left: int
-) -> list[tuple[str, int, str, bool]]:
+def _importers(collector: Collector) -> dict[str, list[str]]:
+    """File -> the modules (Django facts) binding a name imported from it or it (once a link)."""
+    shared = collector.registries
+    if shared.importers is None:
+        shared.importers, shared.modules = {}, dict(collector.django_modules())
+        for other in shared.modules:
+            for imported in sorted(_imported(collector, other)):
+                shared.importers.setdefault(imported, []).append(other)
+    return shared.importers
+
+
+def _resolved(collector: Collector, name: str) -> dict[tuple[str, str], list[_Site]]:
+    """The decorator sites of the project that may call a function named `name` (test code
+    left out), by the function each resolves to (once a link and name)."""
+    shared = collector.registries
+    if name not in shared.resolved:
+        grouped: dict[tuple[str, str], list[_Site]] = {}
+        for site in _sites(collector)[0].get(name, ()):
+            _, other, _, text, _ = site
+            found = collector.linker.resolve(other, text.partition("(")[0].strip())
+            if found is not None and found[0] == "function":
+                grouped.setdefault((found[1], found[2]), []).append(site)
+        shared.resolved[name] = grouped
+    return shared.resolved[name]
+
+
+def _opened(collector: Collector, names: frozenset[str]) -> tuple[tuple[str, int, str], ...]:
+    """The calls `f(...)(view)` made at runtime, not as a decorator, of a function named in
+    `names`, in module order (once a link and set of names)."""
+    shared = collector.registries
+    if names not in shared.opened:
+        calls = _sites(collector)[1]
+        made = sorted(
+            {(order, other, at, n) for n in names for order, other, at in calls.get(n, ())}
+        )
+        shared.opened[names] = tuple((other, at, n) for _, other, at, n in made)
+    return shared.opened[names]
+
+
+def _sites(
+    collector: Collector,
+) -> tuple[dict[str, list[_Site]], dict[str, list[tuple[int, str, int]]]]:
+    """The decorator sites of the project (test code left out), by each name that may call a
+    filler (`marks.attach` by `attach`, `import attach as hook` by `hook` and `attach`); and the
+    calls `f(...)(view)` made at runtime (not as a decorator), by `f` (once a link)."""
+    shared = collector.registries
+    if shared.decorators is None or shared.calls is None:
+        shared.decorators, shared.calls = {}, {}
+        for order, (other, facts) in enumerate(collector.django_modules()):
+            if _in_tests(other):
+                continue
+            bindings = collector.linker.resolver._facts(other).bindings
+            for line, text, target in facts.decorated:
+                head = text.partition("(")[0].strip()
+                binding = bindings.get(head.partition(".")[0])
+                keys = {head.rpartition(".")[2]}
+                if isinstance(binding, ImportRef) and binding.attr:
+                    keys.add(binding.attr)
+                for key in keys:
+                    shared.decorators.setdefault(key, []).append((order, other, line, text, target))
+            decorators = {line for line, _, _ in facts.decorated}
+            for at, function in facts.applied:
+                if at not in decorators:
+                    shared.calls.setdefault(function, []).append((order, other, at))
+    return shared.decorators, shared.calls
+
+
+def _started(collector: Collector) -> Started:
     """Run each installed-looking app's `AppConfig.ready()` (in its `apps` module, as Django
     imports it at start), `self.get_models()` the app's models: the calls of a filler made
-    there store what they store. The sites left (not run, or run where what they add is not
-    known), each with whether it ran; a site in a def that ran whole but skipped it (a test
-    that held false) is done."""
+    there store what they store. Run once a link, where no URLconf's code is running (no gap
+    in force, at depth 0): what it gives depends on the link's files alone."""
     kept = (collector.budget, collector.gaps, collector.depth, collector.applied)
-    collector.applied, collector.spans, collector.gaps = {}, set(), ()
+    collector.applied, collector.spans, collector.gaps, collector.depth = {}, set(), (), 0
     whole: set[tuple[str, int, int]] = set()
+    left = _FILL_BUDGET
     try:
         for config in _configs(collector):
             collector.budget = min(_START_BUDGET, max(left, 0))
@@ -281,15 +425,10 @@ def _started(
         applied = collector.applied
     finally:
         collector.budget, collector.gaps, collector.depth, collector.applied = kept
-    out: list[tuple[str, int, str, bool]] = []
-    for where, line, function in opened:
-        ran = applied.get((where, line))
-        if ran is True:
-            continue
-        if ran is None and any(f == where and a <= line <= b for f, a, b in whole):
-            continue
-        out.append((where, line, function, ran is not None))
-    return out
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for file, first, last in sorted(whole):
+        spans.setdefault(file, []).append((first, last))
+    return Started(applied, spans)
 
 
 def _configs(collector: Collector) -> list[run.Ref]:
@@ -335,14 +474,8 @@ def _models(collector: Collector, importer: str, name: str, label: str) -> list[
     home = collector.linker.module_file(name, importer)
     if home is None or not home.endswith("/__init__.py"):
         return []
-    folder = home.rpartition("/")[0]
-    files = sorted(
-        f
-        for f in collector.linker.resolver.files
-        if f == f"{folder}/models.py" or (f.startswith(f"{folder}/models/") and f.endswith(".py"))
-    )
     out: list[run.Ref] = []
-    for file in files:
+    for file in _model_files(collector).get(home.rpartition("/")[0], ()):
         facts = collector.linker.facts(file)
         held = sorted(facts.classes.items(), key=lambda i: i[1].line) if facts is not None else []
         for cls, known in held:
@@ -353,6 +486,24 @@ def _models(collector: Collector, importer: str, name: str, label: str) -> list[
                 collector.app_labels[(file, cls)] = label
                 out.append(ref)
     return out
+
+
+def _model_files(collector: Collector) -> dict[str, list[str]]:
+    """App folder -> the files of its `models` module or package, in path order: `a/models.py`
+    and every `.py` below `a/models/` (once a link, not a walk of every file per app)."""
+    shared = collector.registries
+    if shared.model_files is None:
+        shared.model_files = {}
+        for file in sorted(collector.linker.resolver.files):
+            parts = file.split("/")
+            if parts[-1] == "models.py" and len(parts) > 1:
+                shared.model_files.setdefault("/".join(parts[:-1]), []).append(file)
+            if not file.endswith(".py"):
+                continue
+            for at in range(1, len(parts) - 1):  # each `models` folder above it
+                if parts[at] == "models":
+                    shared.model_files.setdefault("/".join(parts[:at]), []).append(file)
+    return shared.model_files
 
 
 def _model_base(name: str) -> bool:
@@ -443,35 +594,18 @@ def _run_site(
         )
 
 
-def _named(
-    collector: Collector,
-    file: str,
-    text: str,
-    names: set[str],
-    fillers: dict[tuple[str, str], None],
-) -> bool:
-    """Whether the decorator written `text` in `file` is one of `fillers`: named by its last
-    name (`marks.attach`) or imported under another (`import attach as hook`), and resolving
-    to it."""
-    head = text.partition("(")[0].strip()
-    binding = collector.linker.resolver._facts(file).bindings.get(head.partition(".")[0])
-    spelt = isinstance(binding, ImportRef) and binding.attr in names
-    if not (spelt or head.rpartition(".")[2] in names):
-        return False
-    found = collector.linker.resolve(file, head)
-    return found is not None and found[0] == "function" and (found[1], found[2]) in fillers
-
-
-def _imports(collector: Collector, importer: str, file: str) -> bool:
-    """Whether `importer` binds a name imported from the module `file` (or that module)."""
+def _imported(collector: Collector, importer: str) -> set[str]:
+    """The files of the modules `importer` binds a name from (or binds)."""
+    out: set[str] = set()
     for binding in collector.linker.resolver._facts(importer).bindings.values():
         if not isinstance(binding, ImportRef):
             continue
         whole = f"{binding.module}.{binding.attr}" if binding.attr else binding.module
         for dotted in (whole, binding.module):
-            if collector.linker.module_file(dotted, importer) == file:
-                return True
-    return False
+            found = collector.linker.module_file(dotted, importer)
+            if found is not None:
+                out.add(found)
+    return out
 
 
 def _in_tests(path: str) -> bool:

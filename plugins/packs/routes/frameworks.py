@@ -560,11 +560,15 @@ READ = (
             "fastify-static": (),
             "@fastify/oauth2": (),
             "fastify-oauth2": (),
+            "mercurius": (),  # GraphQL: `/graphql` and its IDE's pages, by its options
+            # a proxy: whatever the upstream serves, under the register call's `prefix`
+            "@fastify/http-proxy": (),
+            "fastify-http-proxy": (),
         },
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
         documented={
             name: OPTION_ROUTES[name]
-            for name in ("@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2")
+            for name in ("@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2", "mercurius")
         },
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
@@ -751,6 +755,19 @@ UNREAD = (
                r"\bserve\s*\("),
     _generates("json-server", "javascript", "json-server", r"\.router\s*\("),
     _generates("@nestjsx/crud", "javascript", "@nestjsx/crud", r"@Crud\s*\("),
+    # Connect RPC: a route per method of the service definitions given to its plugin, adapter
+    # or middleware (generated code, often of another package); `@bufbuild/` before 1.0.
+    # connect-node is a client's transport too: named only where its adapter is made
+    *(
+        Unread(f"@connectrpc/connect-{adapter}", "javascript", (f"/connect-{adapter}".encode(),),
+               _js_import(rf"@(?:connectrpc|bufbuild)/connect-{adapter}"), re.compile(calls))
+        for adapter, calls in (
+            ("fastify", rb"\bregister\s*\(\s*fastifyConnectPlugin\b"),
+            ("express", rb"\bexpressConnectMiddleware\s*\("),
+        )
+    ),
+    Unread("@connectrpc/connect-node", "javascript", (b"/connect-node",),
+           re.compile(rb"\bconnectNodeAdapter\s*\("), re.compile(rb"\bconnectNodeAdapter\s*\(")),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
 # packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and

@@ -69,6 +69,7 @@ from .model import (
     Namespace,
     NestFacts,
     NoGuard,
+    OneOf,
     Opaque,
     Param,
     PathCall,
@@ -196,6 +197,13 @@ _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
 _JOINS = frozenset({"&&", "||"})
 _REDUCE_CALL = re.compile(rb"\.\s*reduce\s*\(")
+# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
+# deployment sets (Express and Fastify's guides, every platform's Node image); a test is
+# decided off only where neither runs its branch (`linker._holds`)
+_NODE_ENV_DEFAULTS = (
+    ("", "process.env.NODE_ENV unset"),
+    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
+)
 _UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
 _ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
 _NAMED_CALLBACK = re.compile(
@@ -1003,13 +1011,16 @@ class _Reader:
         iteration inside loops over literal arrays (`routes.forEach(r => app.use(r.path,
         r.route))`, `for (const r of routes)`)."""
         envs = self._loop_envs(node) if self._tables() else None
-        written = len(self.routes)
+        written, used = len(self.routes), len(self.uses)
         for env in envs if envs is not None else ({},):
             self._env = env
             self._call_once(node, callee, prop)
         self._env = {}
-        if len(self.routes) > written and (condition := self._branch(node)) is not None:
+        if (len(self.routes) > written or len(self.uses) > used) and (
+            condition := self._branch(node)
+        ) is not None:
             self.routes[written:] = [replace(r, only_if=condition) for r in self.routes[written:]]
+            self.uses[used:] = [replace(u, only_if=condition) for u in self.uses[used:]]
 
     def _computed_calls(self, root: _Node) -> None:
         """`app[verb](path, handler)`: a registration whose method is computed, once per
@@ -2517,8 +2528,9 @@ class _Reader:
 
     def _tested(self, node: _Node) -> Expr | None:
         """What an `if` test reads: an environment variable with no default as a sample
-        environment file documents it, else unset (""; `NODE_ENV`, which every deployment
-        sets, is left unknown), else a name or member as the evaluator reads it."""
+        environment file documents it, else unset (""), else a name or member as the
+        evaluator reads it. `NODE_ENV`, which a deployment sets to `production` where it
+        sets anything, is one of both (`_NODE_ENV_DEFAULTS`): a branch neither runs is off."""
         if node.type not in {"identifier", "member_expression"}:
             return None
         path = self._path(node)
@@ -2529,7 +2541,12 @@ class _Reader:
             path = bound.path
         if len(path) == 3 and path[:2] == ("process", "env"):
             if path[2] == "NODE_ENV":
-                return None
+                return OneOf(
+                    tuple(
+                        Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
+                        for value, why in _NODE_ENV_DEFAULTS
+                    )
+                )
             unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
             return Fallback(Sym(path), unset, "")  # a sample environment file's value first
         if len(path) == 1 and (param := self._param(node, path[0])) is not None:

@@ -127,6 +127,7 @@ from .paths import (
 from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
+_AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
 _MAX_REEXPORTS = 8  # `export *` chains followed to an exported environment-file path
 _NEST_CORE = "@nestjs/core"
@@ -2101,7 +2102,11 @@ class _RouteResolver:
             owner = self._through_some(route.owner, path, site, chain)
             if self._router_unread(route.owner, owner, site, chain):
                 continue
-            methods = tuple(self._through(m, path, site, chain) for m in route.method_exprs)
+            methods = tuple(
+                through
+                for m in route.method_exprs
+                if not _not_passed(through := self._through(m, path, site, chain))
+            )  # `methods` of a wrapper's `**kwargs` its caller does not pass: the view's own
             bound = self._through(route.path, path, site, chain)
             endpoint = self._through_some(route.endpoint, path, site, chain)
             for record, verbs in self._per_record(bound, methods):
@@ -2548,6 +2553,8 @@ class _RouteResolver:
                 return None
             return _Str(text, base.assumed) if isinstance(text, str) else None
         callee = self.evaluate(path, expr.callee)
+        if callee is None and path.endswith(".py"):
+            return self._class_view(path, callee_expr)
         if callee is None:
             return None
         if isinstance(callee, _External) and not expr.keywords and None not in expr.args:
@@ -2563,6 +2570,19 @@ class _RouteResolver:
             returns = _subst(function.returns, callee.file, callee.file, function.site, call, path)
             return self.evaluate(callee.file, returns)
         return self._member(callee, CALL)
+
+    def _class_view(self, path: str, callee: Expr) -> _Entity | None:
+        """`Lock.as_view("lock")` (Flask's `View`, flask-restful's `Resource`), the class not
+        defining `as_view` itself: the view function it makes serves the class's methods, so
+        it stands for the class wherever it is passed (a wrapper's parameter, a loop's item, a
+        module's name)."""
+        if type(callee) is Sym and len(callee.path) > 1 and callee.path[-1] == _AS_VIEW:
+            made = self.evaluate(path, Sym(callee.path[:-1]))
+        elif type(callee) is Member and callee.path == (_AS_VIEW,):
+            made = self.evaluate(path, callee.base)
+        else:
+            return None
+        return made if isinstance(made, _Scoped) and isinstance(made.value, Namespace) else None
 
     def _array_built(self, path: str, expr: Mapped) -> _Entity | None:
         """The list an array method builds (`items.map(item => value)`): per item of the source
@@ -2652,6 +2672,8 @@ class _RouteResolver:
         options that are known where they agree). In Python, a branch picked by a test that
         read the configuration's defaults carries their sources (`attrs.configDefault`)."""
         picked, assumed = self._test(path, expr)
+        if picked is None and (per_default := self._choice_per_default(path, expr)) is not None:
+            return per_default
         if picked is None:
             self.forks += 1
             if self.forks > _MAX_FORKS:
@@ -2663,6 +2685,29 @@ class _RouteResolver:
         if assumed and isinstance(chosen, _Str) and (path.endswith(".py") or expr.test == "in"):
             return _Str(chosen.value, _merged(assumed, chosen.assumed))
         return chosen
+
+    def _choice_per_default(self, path: str, expr: Choice) -> _Entity | None:
+        """A JavaScript comparison read as a flag (`isDev = process.env.NODE_ENV ===
+        'development'`) on a value the defaults give several of (`_readings`): the flag
+        under each, one string where they agree; None for any other choice."""
+        if expr.test != "in" or path.endswith(".py"):
+            return None
+        readings = self._readings(path, expr.tested)
+        if readings is None or len(readings) < 2:
+            return None
+        against = [self._string(path, option) for option in expr.against]
+        if None in against:
+            return None
+        chosen: list[_Str] = []
+        for value, assumed in readings:
+            picked = (value in against) != expr.negated
+            branch = self.evaluate(path, expr.then if picked else expr.otherwise)
+            if not isinstance(branch, _Str):
+                return None
+            chosen.append(_Str(branch.value, _merged(assumed, branch.assumed)))
+        if all(c.value == chosen[0].value for c in chosen):
+            return _Str(chosen[0].value, _merged(*(c.assumed for c in chosen)))
+        return _OneOf(list(chosen))
 
     def _test(self, path: str, expr: Choice) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `expr`'s test holds (None: not known), and the configuration defaults the
@@ -3056,7 +3101,10 @@ class _RouteResolver:
         for expr, auth in args:
             child = self.evaluate(path, expr) if expr is not None else None
             if isinstance(child, _Router) and expr is not None:
-                mount = MountDecl(use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)))
+                mount = MountDecl(
+                    use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)),
+                    only_if=use.only_if,
+                )  # fmt: skip
                 node.mounts.append((path, mount, child.key))
                 continue
             if child is None:
@@ -3506,6 +3554,20 @@ class _RouteResolver:
                     verbs += (EVERY,) if verb.lower() == "all" else (verb.upper(),)
             else:
                 methods = tuple(verbs)
+        endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
+        class_verbs: dict[str, tuple[str, Auth]] = {}
+        flask_default = not methods and not methods_unknown and node.decl.framework == FLASK
+        if isinstance(endpoint, _Scoped) and isinstance(endpoint.value, Namespace):
+            class_verbs = self._class_verbs(endpoint, 0)
+            if flask_default:
+                listed = self._view_methods(endpoint, class_verbs)  # `View.methods`
+                methods, methods_unknown = listed or methods, listed is None
+        library_view = (
+            flask_default
+            and isinstance(endpoint, _External)
+            and (route.class_view or endpoint.path[-2:] == (_AS_VIEW, CALL))
+        )  # `GraphQLView.as_view(...)`: a library's class, whose methods the scan cannot read
+        methods_unknown = methods_unknown or library_view
         if declared is None or methods_unknown:
             handler = f" (handler `{route.handler}`)" if route.handler else ""
             if route.generated_by.startswith(js_dirload.UNREAD):
@@ -3517,6 +3579,12 @@ class _RouteResolver:
                 )
             elif route.table:
                 detail = f"the route table `{describe(route.path)}` given here is computed"
+            elif library_view and isinstance(endpoint, _External):
+                view = ".".join(p for p in endpoint.path if p not in {_AS_VIEW, CALL})
+                detail = (
+                    f"the methods of the route `{declared}` are those of `{view}`, a view class "
+                    f"of `{endpoint.module}`: they are computed"
+                )
             elif declared is None:
                 detail = f"the path `{describe(route.path)}` of this route{handler} is computed"
             else:
@@ -3567,7 +3635,6 @@ class _RouteResolver:
             full = _NORMALISE[framework](full) if framework in _NORMALISE else brace_path(full)
             served.append((full, shape))
         regex = "; ".join(regex_literals(local)) if has_regex(local) else ""
-        endpoint = self.evaluate(path, route.endpoint) if route.endpoint is not None else None
         route_auth = max(
             auth, self._auth(path, route.auth), _guarded_at(node, path, route.line, declared)
         )
@@ -3575,7 +3642,6 @@ class _RouteResolver:
         if isinstance(endpoint, _Scoped):
             if isinstance(endpoint.value, Namespace):
                 value = endpoint.value
-                class_verbs = self._class_verbs(endpoint, 0)
                 methods = methods or tuple(class_verbs) or None
                 route_auth = max(route_auth, self._auth(endpoint.file, value.auth))
                 for verb, (file, own) in class_verbs.items():
@@ -3732,18 +3798,38 @@ class _RouteResolver:
             else:
                 return None, ()
             return value != condition.negate, assumed
-        value_ = self._string(path, condition.test)
-        assumed_ = self._assumed(path, condition.test)
-        if value_ is None or (configured and not assumed_):
-            return None, ()
+        other: str | None = None
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
                 return None, ()
-            holds = value_ == other
-        else:
-            holds = bool(value_)
-        return holds != condition.negate, assumed_
+        readings = self._readings(path, condition.test)
+        if readings is None or any(configured and not a for _, a in readings):
+            return None, ()
+        runs = [
+            (((value == other) if condition.equals is not None else bool(value)), assumed)
+            for value, assumed in readings
+        ]
+        run = [a for holds, a in runs if holds != condition.negate]
+        deciding = run[:1] if run else [a for _, a in runs]
+        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+
+    def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
+        """The strings `expr` is under the configuration's defaults, each with the defaults it
+        was read with: one, or one per default a value has several of (`process.env.NODE_ENV`
+        unset or `production`: `js_facts._NODE_ENV_DEFAULTS`); None when not known."""
+        if type(expr) is Lit:
+            return [(expr.value, ())]
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _Str):
+            return [(entity.value, entity.assumed)]
+        if (
+            isinstance(entity, _OneOf)
+            and entity.options
+            and all(isinstance(o, _Str) and o.assumed for o in entity.options)
+        ):
+            return [(o.value, o.assumed) for o in entity.options if isinstance(o, _Str)]
+        return None
 
     def _decided(self, path: str, condition: Condition) -> tuple[bool, tuple[str, ...]] | None:
         """Whether the configuration's defaults run the branch `condition` guards, with the
@@ -3805,6 +3891,49 @@ class _RouteResolver:
             names.update(facts.exports)
             pending += ((target, more) for more in facts.star_exports)
         return tuple(m for m in APP_METHODS if m in names)
+
+    def _view_methods(self, entity: _Scoped, verbs: Mapping[str, object]) -> tuple[str, ...] | None:
+        """The methods Flask serves a view class at when `add_url_rule` names none (the view
+        function's `methods`, the class's): its own `methods = [...]` as written; else, as
+        `MethodView.__init_subclass__` collects them, those its bases list and its verb
+        methods, own or inherited (`verbs`, as `_class_verbs` reads them); () for none (Flask's
+        GET). None when a `methods` it reads is not a list of verbs the scan shows: a finding
+        where the view is registered, not a guess."""
+        listed = self._listed_methods(entity)
+        if listed is not None:
+            return tuple(dict.fromkeys(listed)) if listed else None
+        inherited: list[str] = []
+        pending, seen = [(entity, 0)], {id(entity.value)}
+        while pending:  # each base path up to the nearest class listing `methods`
+            current, depth = pending.pop()
+            assert isinstance(current.value, Namespace)
+            for base in current.value.bases if depth < _MAX_DEPTH else ():
+                found = self.evaluate(current.file, base)
+                if not (isinstance(found, _Scoped) and isinstance(found.value, Namespace)):
+                    continue
+                if id(found.value) in seen:
+                    continue
+                seen.add(id(found.value))
+                own = self._listed_methods(found)
+                if own is None:
+                    pending.append((found, depth + 1))
+                elif not own:
+                    return None
+                else:
+                    inherited += own
+        return tuple(dict.fromkeys([*inherited, *verbs]))
+
+    def _listed_methods(self, entity: _Scoped) -> list[str] | None:
+        """A class's own `methods = [...]`, upper-cased; None when it has none, [] when it is
+        not a list of verbs the scan shows."""
+        assert isinstance(entity.value, Namespace)
+        listed = dict(entity.value.fields).get("methods")
+        if listed is None:
+            return None
+        named = self._strings(entity.file, listed)
+        if not named or any(v.lower() not in HTTP_METHODS for v in named):
+            return []
+        return [v.upper() for v in named]
 
     def _class_verbs(
         self, entity: _Scoped, depth: int, seen: set[int] | None = None
@@ -4251,10 +4380,16 @@ class _RouteResolver:
                 return self._env_value(path, rest[1])
             entity = self._decorated(rest[0])  # `fastify.config.X`: a decorated instance's
             rest = rest[1:]
-        for segment in rest:
+        view = path.endswith(".py") and rest[-2:] == (_AS_VIEW, CALL)
+        for segment in rest[:-2] if view else rest:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
+        if view and entity is not None:  # `lock = Lock.as_view("lock")`: `_class_view`
+            made = self._member(entity, _AS_VIEW)
+            if made is None and isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
+                return entity
+            return self._member(made, CALL) if made is not None else None
         return entity
 
     def _global_object(self, path: str) -> _Entity | None:
@@ -4665,6 +4800,15 @@ def _merged(*groups: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(a for group in groups for a in group))
 
 
+def _not_passed(expr: Expr) -> bool:
+    """An option of a wrapper's `**kwargs` that no call of the chain passes (`Param.keyed`),
+    maybe passed on from another's (`Bound`)."""
+    while type(expr) is Bound:
+        assert isinstance(expr, Bound)
+        expr = expr.expr
+    return type(expr) is Param and expr.keyed
+
+
 def _passed(call: Invocation, param: Param) -> Expr | None:
     """What `call` passes for `param`: at its position, else by its name."""
     if 0 <= param.index < len(call.args):
@@ -4948,9 +5092,12 @@ def _param_site(expr: Expr | None) -> str | None:
 
 def _nested_each(expr: Expr) -> Each | None:
     """The item of a loop over a sequence a call passes (`Each`, the item itself) that `expr`
-    passes to a helper, formats or joins (`scoped(r)`, `"/x" + r`); None when it holds none."""
+    passes to a helper, formats or joins (`scoped(r)`, `"/x" + r`), or to a function of its
+    own (`Bound`); None when it holds none."""
     if isinstance(expr, Each):
         return expr if expr.index < 0 and not expr.field else None
+    if isinstance(expr, Bound):  # `for r in rules: inner(bp, r)`: the item passed on
+        return _nested_each(expr.expr)
     parts = _composed_parts(expr)
     return next((e for p in parts if p is not None and (e := _nested_each(p)) is not None), None)
 
@@ -5005,6 +5152,8 @@ def _with_item(expr: Expr, each: Each, item: Expr) -> Expr:
     """`expr` with the loop's item `each` replaced by `item`."""
     if expr == each:
         return item
+    if isinstance(expr, Bound):
+        return Bound(expr.file, _with_item(expr.expr, each, item))
     if isinstance(expr, Apply):
         args = tuple(_with_item(a, each, item) if a is not None else None for a in expr.args)
         return replace(expr, args=args)

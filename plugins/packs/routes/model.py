@@ -207,6 +207,8 @@ class Param:
     name: str
     fallback: Sym
     default: Expr | None = None  # `verb="GET"`: what a call that passes nothing gives
+    # an option of the function's `**kwargs` (`name` its key): none where a call passes none
+    keyed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -716,6 +718,8 @@ class RouteDecl:
     # not known to return it); when `owner` is no router but this one is, the route is an
     # `UNRESOLVED_ROUTE` here, never silence
     chain_root: tuple[Expr, str] | None = None
+    # Flask's `view_func=X.as_view(...)`: `endpoint` is the class `X`, not a function view
+    class_view: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -757,6 +761,9 @@ class UseDecl:
     owner: Expr
     args: tuple[tuple[Expr | None, Auth], ...]
     line: int
+    # written under an `if` (as `RouteDecl.only_if`): what it mounts is served only where it
+    # holds (a Fastify `register`, an Express `use` of a router)
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)

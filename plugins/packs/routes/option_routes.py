@@ -130,7 +130,50 @@ def _fastify_oauth2(options: Options, era: int) -> Served:
     return (("GET", start),), ""
 
 
+# mercurius (its `lib/routes.js`, registered by its `index.js` under its own `prefix` option,
+# the plugin itself being a `fastify-plugin` one): GET and POST at `path` ('/graphql') unless
+# `routes: false`; an IDE where `graphiql` (or `ide`) is `true` or 'graphiql': the page and its
+# three scripts, not under `path`; 'playground' before 8.0 that UI's page and script (8.0 drops
+# it; any other name, none); `onlyPersisted: true` turns the IDE off; an IDE given as an
+# object (11+: `{ enabled, plugins }`) or computed is not known
+_GRAPHIQL = ("/graphiql", "/graphiql/main.js", "/graphiql/sw.js", "/graphiql/config.js")
+_PLAYGROUND = ("/playground", "/playground/init.js")
+
+
+def _mercurius(options: Options, era: int) -> Served:
+    prefix = _text(options, "prefix", default="")
+    path = _text(options, "path", default="/graphql")
+    routes = _flag(options, "routes", default=True)
+    persisted = _flag(options, "onlyPersisted", default=False)
+    if prefix is None or path is None or routes is None:
+        return (), "its `prefix`, `path` or `routes` is computed out of sight"
+    if not routes:
+        return (), ""
+    served = [("GET", _join(prefix, path)), ("POST", _join(prefix, path))]
+    ide: str | bool | None = False
+    for name in ("graphiql", "ide"):  # `opts.graphiql || opts.ide`
+        if name in options:
+            ide = options[name]
+            if ide is not False and ide != "":
+                break
+    if ide is None or persisted is None:
+        return tuple(served), "its IDE switch (`graphiql`, `ide`) is computed out of sight"
+    if persisted:
+        return tuple(served), ""
+    if ide is True or ide == "graphiql":
+        served += [("GET", _join(prefix, t)) for t in _GRAPHIQL]
+    elif ide == "playground" and era == 0:
+        served += [("GET", _join(prefix, t)) for t in _PLAYGROUND]
+    return tuple(served), ""  # any other name: an IDE it serves no page for
+
+
 RECORDS = (
+    OptionRoutes(
+        "mercurius",
+        ("prefix", "path", "routes", "graphiql", "ide", "onlyPersisted"),
+        ((), (8,)),
+        _mercurius,
+    ),
     OptionRoutes(
         "@fastify/swagger-ui",
         ("routePrefix", "theme", "baseDir"),

@@ -102,6 +102,9 @@ _UNBOUND_SPREAD_OK = frozenset({"init_app", "before_request"})
 # a file naming an admin library's package or its add call may hold its admins or views
 _ADMIN_WORDS = re.compile(f"{FLASK_ADMIN.module}|{FLASK_ADMIN.add_calls[0]}")
 _SPREAD_WIDTH = 4  # the elements of a table's item a spread binds (`add_url_rule`'s four)
+# the options a registration call reads that a wrapper's `**kwargs` may pass on to it
+_SPREAD_KEYS = {"add_url_rule": ("view_func", "methods")}
+_PASSED_KEYS = tuple(dict.fromkeys(key for keys in _SPREAD_KEYS.values() for key in keys))
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
@@ -835,6 +838,8 @@ class _Reader:
                     guards += [self._present(d) or Opaque() for d in value.elts]
                 elif value is not None:
                     guards.append(Opaque())
+            elif isinstance(target, ast.Name) and target.id == "methods" and value is not None:
+                fields.append(("methods", self._listed_methods(value)))  # Flask's `View.methods`
             elif (
                 isinstance(target, ast.Name)
                 and isinstance(value, ast.Call)
@@ -920,6 +925,9 @@ class _Reader:
         kind = type(node)
         if kind is _EachOf:  # an element of a table's item a spread bound (`*entry`)
             return self._each_of(node)  # type: ignore[arg-type]
+        if kind is _KeyOf:  # an option a wrapper's `**kwargs` passes on
+            assert isinstance(node, _KeyOf)
+            return Param(node.site, -1, node.key, Sym((node.spread, node.key)), keyed=True)
         if kind is ast.Name:  # the commonest: a router, a handler, a constant
             item = self._env.get(node.id) if self._env else None  # type: ignore[union-attr]
             if isinstance(item, _EachOf) and item.table and item.index < 0:
@@ -1322,6 +1330,10 @@ class _Reader:
                 keywords.append(keyword)
                 continue
             value = self._spelled(keyword.value)
+            passed_on = self._keywords_passed_on(keyword.value, _SPREAD_KEYS.get(name, ()), call)
+            if passed_on:
+                keywords += passed_on
+                continue
             if not isinstance(value, ast.Dict) or not all(
                 isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
             ):
@@ -1340,6 +1352,27 @@ class _Reader:
             end_lineno=call.end_lineno,
             end_col_offset=call.end_col_offset,
         )
+
+    def _keywords_passed_on(
+        self, node: ast.expr, keys: tuple[str, ...], call: ast.Call
+    ) -> list[ast.keyword]:
+        """`add_url_rule(rule, **kwargs)` in a wrapper whose own `**kwargs` it is: each option
+        of `keys` the call does not write itself, as what the wrapper's callers pass under
+        that name (`_KeyOf`; absent where a call passes none). [] for anything else."""
+        function = self._def
+        if not keys or function is None or type(node) is not ast.Name:
+            return []
+        spread = function.args.kwarg
+        if spread is None or spread.arg != node.id or _assigns(function, node.id):
+            return []
+        own = {*_parameters(function)}
+        written = {k.arg for k in call.keywords}
+        site = _site(function)
+        return [
+            ast.keyword(arg=key, value=_KeyOf(site, node.id, key))
+            for key in keys
+            if key not in written and key not in own
+        ]
 
     def _spelled(self, node: ast.expr) -> ast.expr | None:
         """What a spread's operand is written as: itself when a literal, what a loop binds
@@ -1408,9 +1441,37 @@ class _Reader:
             if k.arg is not None and (value := self._passable(k.value)) is not None
         )
         if any(a is not None for a in (*args, *(v for _, v in keywords))):
+            keywords += self._spread_options(call)
             self.invocations.append(
                 Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
             )
+
+    def _spread_options(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
+        """What `f(..., **options)` passes by name, for the linker to bind a wrapper's
+        parameters: a literal dict's items (written here, a loop's item or a module's
+        literal); of the enclosing function's own `**kwargs`, the options of `_SPREAD_KEYS`
+        its callers pass on (`_keywords_passed_on`); of any other, those options as not known
+        (`Opaque`: a wrapper's `methods` from it is a finding, never its view's own)."""
+        found: list[tuple[str, Expr]] = []
+        for keyword in call.keywords:
+            if keyword.arg is not None:
+                continue
+            value = self._spelled(keyword.value)
+            if isinstance(value, ast.Dict) and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys
+            ):
+                found += [
+                    (str(k.value), passed)  # type: ignore[union-attr]
+                    for k, v in zip(value.keys, value.values, strict=True)
+                    if (passed := self._passable(v)) is not None
+                ]
+                continue
+            passed_on = self._keywords_passed_on(keyword.value, _PASSED_KEYS, call)
+            written = {k.arg for k in call.keywords}
+            found += [
+                (k.arg, self._expr(k.value) or Opaque()) for k in passed_on if k.arg is not None
+            ] or [(key, Opaque()) for key in _PASSED_KEYS if key not in written]
+        return tuple(found)
 
     def _passed_on(self, starred: ast.Starred, *, last: bool) -> Expr | None:
         """`f(view, *rules)` as the last argument, `rules` the enclosing function's own `*rules`
@@ -1430,6 +1491,8 @@ class _Reader:
         if isinstance(node, ast.List | ast.Tuple):
             return self._items(node)
         value = self._owner(node) if type(node) is ast.Name else self._value(node)
+        if type(value) is Each and isinstance(value.source, Param) and value.index < 0:
+            return value  # `for rule in rules: inner(bp, rule)`: each item the caller passes
         return value if isinstance(value, _PASSABLE) else None
 
     def _literal(self, node: ast.expr) -> str | None:
@@ -2031,7 +2094,8 @@ class _Reader:
             return None
         if type(view) is ast.Name and self._def is not None:
             view = self._class_view(self._def, view.id) or view
-        if _is_method_call(view, "as_view"):  # Flask MethodView
+        class_view = _is_method_call(view, "as_view")
+        if class_view:  # Flask MethodView
             assert isinstance(view, ast.Call) and isinstance(view.func, ast.Attribute)
             view = view.func.value
         methods = _keyword(call, "methods")
@@ -2048,6 +2112,7 @@ class _Reader:
             and _methods(methods, self.bindings) is None
             and not computed,
             method_exprs=computed,
+            class_view=class_view,
         )
 
     def _class_view(self, function: _Def, name: str) -> ast.expr | None:
@@ -2063,9 +2128,21 @@ class _Reader:
         ]
         return made[0] if len(made) == 1 else None
 
+    def _listed_methods(self, node: ast.expr) -> Expr:
+        """A view class's `methods = [...]` (a list, tuple or set, maybe in `list(...)`): each
+        element as an expression, so the linker reads constants and names; `Opaque` (methods
+        not known: a finding where the view is registered) for anything else."""
+        if isinstance(node, ast.Call) and _callee_name(node) in {"list", "tuple", "set"}:
+            node = node.args[0] if len(node.args) == 1 else node
+        if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return self._expr(node) or Opaque()
+        return Items(tuple(self._value(e) or Opaque() for e in node.elts))
+
     def _method_exprs(self, node: ast.expr | None) -> tuple[Expr, ...]:
         """`methods=[verb]` or `methods=list(verbs)` with names the linker may bind (a
         wrapper's parameter): each as an expression; () when literal or not followable."""
+        if type(node) is _KeyOf:  # `**kwargs` passed on: what its callers pass, if they do
+            return (self._expr(node) or Opaque(),)
         if isinstance(node, ast.Call) and _callee_name(node) in {"list", "tuple"} and node.args:
             node = node.args[0]
         if not isinstance(node, ast.List | ast.Tuple | ast.Set | ast.Name):
@@ -2294,6 +2371,17 @@ class _EachOf(ast.expr):
     def __init__(self, name: str, index: int = -1, table: bool = False, rest: bool = False) -> None:
         super().__init__()
         self.name, self.index, self.table, self.rest = name, index, table, rest
+
+
+class _KeyOf(ast.expr):
+    """The option `key` of a wrapper's `**spread` (the function at `site`): what each call
+    passes by that name, or nothing (`Param.keyed`)."""
+
+    _fields = ("site", "spread", "key")
+
+    def __init__(self, site: str, spread: str, key: str) -> None:
+        super().__init__()
+        self.site, self.spread, self.key = site, spread, key
 
 
 def _index_loops(
