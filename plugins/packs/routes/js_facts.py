@@ -25,6 +25,7 @@ from . import (
     js_loops,
     js_pushed,
     js_rebound,
+    js_scopes,
     koa_decorators,
     nest,
     nextjs,
@@ -359,6 +360,10 @@ def route_shaped_calls(source: bytes) -> Iterator[re.Match[bytes]]:
 _COMPUTED_CALL = re.compile(rb"\[(?:[^\[\]\n]|\[[^\[\]\n]{0,80}\]){1,80}\]\s*(?:\.\s*call\s*)?\(")
 _MAX_ITERATIONS = 256  # a literal loop longer than this is not expanded
 _CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCase": str.upper}
+# what a path read through a local may be written as (`_Reader._path_like`)
+_PATH_LIKE = frozenset({"identifier", "member_expression", "binary_expression",
+                        "template_string", "ternary_expression", "subscript_expression",
+                        "call_expression"})  # fmt: skip
 _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
                 "non_null_expression", "await_expression"}  # fmt: skip
 
@@ -559,12 +564,15 @@ class _Reader:
         self._root: _Node | None = None
         self._spells_tables: bool | None = None  # `_tables`' test of the text, made once
         self._rebound: js_rebound.Rebound | None = None  # names bound more than once
+        self._scopes: js_scopes.Scopes | None = None  # which declaration a name read reaches
+        self._reading: set[int] = set()  # declarators whose value is being read (`_scoped_read`)
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
         then what uses them, each kind in source order."""
         self._root = root
         rebound = self._rebound = js_rebound.Rebound(self, root)
+        scopes = self._scopes = js_scopes.Scopes(self, root)
         declarators: list[tuple[int, _Node, bool]] = []
         assignments: list[tuple[int, _Node]] = []
         calls: list[tuple[int, int, _Node, _Node, _Node]] = []
@@ -588,7 +596,7 @@ class _Reader:
                     outer = parent.parent.parent if parent.parent else None
                     top = outer is not None and outer.type in _TOP_LEVEL
                     declarators.append((parent.start_byte, parent, top))
-                    rebound.note(parent)
+                    scopes.note(parent, rebound.note(parent))
                 elif kind == "assignment_expression":
                     rebound.note(parent)
                     left = parent.child_by_field_id(left_field)
@@ -608,6 +616,7 @@ class _Reader:
                 elif (bound := self._bound_call(parent, node)) is not None:
                     calls.append((bound.start_byte, start, bound, parent, node))
         rebound.updates()
+        rebound.uninitialised(scopes.unvalued_declarations() if rebound.assigns() else [])
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -616,6 +625,10 @@ class _Reader:
         declarators.sort(key=lambda d: d[0])
         for _, node, top in declarators:
             self._declare(node, override=top)
+        for name in rebound.assigned_later():  # `let app; app = express()`: what it holds
+            final = rebound.at_end(name, self._expr)
+            if final is not None:
+                self.bindings.setdefault(name, final)
         for node in statements:
             if node.type == "export_statement":
                 self._export(node)
@@ -900,6 +913,8 @@ class _Reader:
         for name, expr in found:
             if override or name not in self.bindings:
                 self.bindings[name] = expr
+            if not override and (scoped := self._scoped_name(node, name)) != name:
+                self.bindings.setdefault(scoped, expr)  # one of several declarations of it
 
     def _export(self, node: _Node) -> None:
         source = self._string(node.child_by_field_id(self.fields.source))
@@ -1213,6 +1228,9 @@ class _Reader:
                 again = self._again(node, name, self._value)
                 if again is not None:  # bound more than once (`js_rebound`)
                     return again
+                scoped = self._scoped_read(node, name, self._value)
+                if scoped is not None:  # one of several declarations of the name
+                    return scoped
                 # a parameter shadows the module's name: `(router, base, path) => router.get(
                 # base + path)` in a file that has `const path = require('path')`
                 param = self._param(node, name)
@@ -1251,6 +1269,89 @@ class _Reader:
         if self._rebound is None or not self._rebound.bound_again(name):
             return None
         return self._rebound.read(node, name, read)
+
+    def _scoped_read(
+        self, node: _Node, name: str, read: Callable[[_Node], Expr | None]
+    ) -> Expr | None:
+        """`name` read at `node` as ECMAScript scopes it (`js_scopes`), where the file's one
+        binding per name would read another declaration: a local that is one of several
+        declarations of the name, the binding `_declare` made of it under its own name
+        (`_scoped_name`), or, read as a path (`_value`), its initializer where that holds a
+        parameter of its function (as `_local` reads one); a parameter that shadows a
+        declaration, the parameter (`Param`). None where the usual rules read it: the
+        module's own name, the one declaration of it."""
+        scopes = self._scopes
+        if scopes is None or not scopes.declares(name):
+            return None
+        reached = scopes.reached(node, name)
+        if reached is None:
+            return None
+        how, declaring, scope = reached
+        if how == js_scopes.PARAM:
+            return self._param_of(declaring, name) if name in self.bindings else None
+        if scope == self._root or not scopes.shadows(reached, name):
+            return None
+        if how != js_scopes.DECL:  # a loop's variable, a local function or class
+            return Opaque() if name in self.bindings else None
+        if read == self._value and self._path_like(declaring):
+            value = self._declared_value(declaring, name, read)
+            if _param_site_in(value):
+                return value
+        return Sym((js_scopes.scoped_name(name, declaring),))
+
+    def _path_like(self, declarator: _Node) -> bool:
+        """Whether a declarator's value may be a path made of parameters (`base + '/x'`,
+        `` `${base}/x` ``, `opts.prefix || '/'`), not a function, an object or a list."""
+        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        return value is not None and value.type in _PATH_LIKE
+
+    def _scoped_name(self, declarator: _Node, name: str) -> str:
+        """The name a declarator binds `name` under: `name`, or for a local that is one of
+        several declarations of it, a name of its own (`js_scopes.scoped_name`)."""
+        scopes = self._scopes
+        if scopes is None or not scopes.declares(name):
+            return name
+        reached = scopes.declared_by(declarator, name)
+        if reached is None or reached[2] == self._root or not scopes.shadows(reached, name):
+            return name
+        return js_scopes.scoped_name(name, declarator)
+
+    def _declared_value(
+        self, declarator: _Node, name: str, read: Callable[[_Node], Expr | None]
+    ) -> Expr:
+        """The value the declarator gives `name`, read by `read`: its initializer, or the
+        member a destructuring pattern takes of it (`const { prefix } = options`); `Opaque`
+        when it has none (`let r;`: `js_rebound` reads one assigned later) or it is not
+        read."""
+        value_node = _unwrap(declarator.child_by_field_id(self.fields.value))
+        target = declarator.child_by_field_id(self.fields.name)
+        if value_node is None or target is None or declarator.id in self._reading:
+            return Opaque()
+        self._reading.add(declarator.id)
+        try:
+            value = read(value_node)
+            if value is None and value_node.type == "array":
+                value = self._list_value(value_node)
+        finally:
+            self._reading.discard(declarator.id)
+        if value is None or target.type == "identifier":
+            return value if value is not None else Opaque()
+        key = self._pattern_key(target, name)
+        member = _member(value, key) if key is not None else None
+        return member if member is not None else Opaque()
+
+    def _pattern_key(self, pattern: _Node, name: str) -> str | None:
+        """The key an object pattern reads into `name` (`{ a }`: `a`, `{ a: name }`: `a`)."""
+        if pattern.type != "object_pattern":
+            return None
+        for prop in pattern.named_children:
+            if prop.type == "shorthand_property_identifier_pattern" and self._text(prop) == name:
+                return name
+            if prop.type == "pair_pattern":
+                value = prop.child_by_field_id(self.fields.value)
+                if value is not None and value.type == "identifier" and self._text(value) == name:
+                    return self._text(prop.child_by_field_id(self.fields.key))
+        return None
 
     def _local(self, node: _Node, name: str) -> Expr | None:
         """`name` as a local of the enclosing function declared once before `node` and never
@@ -2235,6 +2336,9 @@ class _Reader:
             again = self._again(node, name, self._expr)
             if again is not None:  # bound more than once: in statement order, or unknown
                 return again
+            scoped = self._scoped_read(node, name, self._expr)
+            if scoped is not None:  # one of several declarations of the name
+                return scoped
             if self._scoped:
                 param = self._param(node, name)
                 if param is not None:
@@ -2367,6 +2471,12 @@ class _Reader:
                 return Member(base.base, (*base.path, prop))
             if isinstance(base, Sym) and self._path(node) is None:
                 return Sym((*base.path, prop))  # `app['layout'].mounts`
+            if (
+                isinstance(base, Sym)
+                and base.path
+                and js_scopes.spelled(base.path[0]) != base.path[0]
+            ):
+                return Sym((*base.path, prop))  # `r.stack` of one of several locals named `r`
         if kind == "object":
             return self._object(node)
         if kind == "array" and self._scoped:  # a callback's or helper's list: its items
@@ -3083,9 +3193,20 @@ class _Reader:
         if node.type == "identifier":
             name = self._text(node)
             bound = self.bindings.get(name)
+            scopes = self._scopes
+            reached = scopes.reached(node, name) if scopes and scopes.declares(name) else None
+            shadowed = reached is not None and reached[0] == js_scopes.PARAM
+            if (
+                reached is not None
+                and not shadowed
+                and reached[2] != self._root
+                and scopes is not None
+                and scopes.shadows(reached, name)
+            ):
+                return self._expr(node)  # one of several locals so named: `_scoped_read`
             if isinstance(bound, Param) and self._within(node, bound.function):
                 return bound  # `const api = server.select('api')`: the parameter, narrowed
-            if name not in self.bindings:
+            if name not in self.bindings or shadowed:
                 param = self._param(node, name)
                 if param is not None:
                     self.param_names.add(name)
@@ -3157,6 +3278,11 @@ class _Reader:
                 site, EXPRESS, _line(node), auth=Auth((Opaque(),)), app=True
             )
         return RouterRef(site)
+
+    def _param_of(self, function: _Node, name: str) -> Param | None:
+        """`name` as a parameter of `function` (`js_scopes` found which one)."""
+        index = self._param_index(function, name)
+        return Param(_site(function), index, name, Sym((name,))) if index is not None else None
 
     def _param(self, node: _Node, name: str) -> Param | None:
         """`name` as a parameter of the nearest enclosing function that declares it."""

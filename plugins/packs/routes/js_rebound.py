@@ -45,6 +45,7 @@ class Rebound:
         self.root = root
         self._sites: dict[str, list[_Site]] = {}  # every binding the reader notes, by name
         self._again: set[str] = set()  # names with a binding other than a declaration
+        self._uninitialised: set[str] = set()  # module-level names declared without a value
         self._declaring: dict[tuple[int, str], _Node] = {}  # (scope id, name) -> its scope
         self._decl_scopes: dict[str, set[int]] = {}  # name -> the ids of the scopes declaring it
         # name -> the id of the scope declaring it -> the bindings there, in source order
@@ -56,7 +57,49 @@ class Rebound:
         sites = self._sites.get(name)
         if not sites or (len(sites) < 2 and not self._is_param(node, name)):
             return None
-        scope = self._scope(node)
+        return self._read_at(self._scope(node), node.start_byte, name, read)
+
+    def at_end(self, name: str, read: Callable[[_Node], Expr | None]) -> Expr | None:
+        """The value a module-level `name` declared without one (`let app;`) holds once the
+        module's body has run: what `export { app }` gives; None when no binding is noted."""
+        if name not in self._uninitialised or len(self._sites.get(name, ())) < 2:
+            return None
+        return self._read_at(self.root, self.root.end_byte, name, read)
+
+    def uninitialised(self, declarations: list[_Node]) -> None:
+        """`let app;`, `var x;` (`js_scopes` finds them): a declaration without a value is a
+        binding too (of `undefined`) when the file assigns the name again."""
+        if not self._again:
+            return
+        fields = self.reader.fields
+        for declaration in declarations:
+            for declarator in declaration.named_children:
+                target = declarator.child_by_field_id(fields.name)
+                if (
+                    declarator.type != "variable_declarator"
+                    or target is None
+                    or target.type != "identifier"
+                    or declarator.child_by_field_id(fields.value) is not None
+                ):
+                    continue
+                name = self.reader._text(target)
+                if name in self._again and not self._constructed(name):
+                    self._add(name, (declarator, "decl"))
+                    if self._scope(declarator) == self.root:
+                        self._uninitialised.add(name)
+
+    def _constructed(self, name: str) -> bool:
+        """Whether every binding of `name` is an assignment in a constructor (`let base;` set
+        by `constructor(mountAt) { base = mountAt }`): what `new` passes, the reader's own
+        rule (`_Reader._assign`), not statement order."""
+        sites = self._sites.get(name, ())
+        return bool(sites) and all(
+            kind == "set" and self.reader._constructor_of(site) is not None for site, kind in sites
+        )
+
+    def _read_at(
+        self, scope: _Node, at: int, name: str, read: Callable[[_Node], Expr | None]
+    ) -> Expr | None:
         declaring = self._declaring_scope(scope, name)
         bound = self._groups(name).get(declaring.id, [])
         count = len(bound) + (1 if self._param_of(declaring, name) else 0)
@@ -67,7 +110,7 @@ class Rebound:
         body = self._body(declaring)
         if body is None or not all(self._straight(site, body) for site, _ in bound):
             return Opaque()
-        before = [s for s in bound if s[0].end_byte <= node.start_byte]
+        before = [s for s in bound if s[0].end_byte <= at]
         if not before:
             return None  # a parameter's value, read as the caller reads it
         site, kind = before[-1]
@@ -85,21 +128,29 @@ class Rebound:
                 return Concat((was, added))
         return Opaque()
 
+    def assigns(self) -> bool:
+        """Whether the file binds a name other than by a declaration."""
+        return bool(self._again)
+
+    def assigned_later(self) -> list[str]:
+        """The module-level names declared without a value and assigned, in a stable order."""
+        return sorted(self._uninitialised)
+
     def bound_again(self, name: str) -> bool:
         """Whether the file binds `name` other than by a declaration."""
         return name in self._again
 
-    def note(self, binding: _Node | None) -> None:
+    def note(self, binding: _Node | None) -> _Node | None:
         """A declarator or an assignment the reader's walk of every `=` meets: the names it
-        binds."""
+        binds. Its target (the name or pattern), for `js_scopes` to list a declarator's."""
         if binding is None or binding.type not in _BINDINGS:
-            return
+            return None
         fields = self.reader.fields
         target = binding.child_by_field_id(
             fields.name if binding.type == "variable_declarator" else fields.left
         )
         if target is None:
-            return
+            return None
         if target.type == "identifier":
             site = self._binding(target)
             if site is not None:
@@ -107,6 +158,7 @@ class Rebound:
         elif binding.type == "assignment_expression":  # `[a, b] = x`, `({ a } = x)`
             for name in self._pattern_names(target):
                 self._add(name, (binding, "op"))
+        return target
 
     def updates(self) -> None:
         """`n++`, `--n`: found by their text, once the walk of every `=` is done."""

@@ -38,6 +38,7 @@ from .frameworks import (
     READ,
 )
 from .js_modules import JsModules, package_name
+from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .manifests import LOCKS, MANIFEST, declared_range
 from .model import (
@@ -153,6 +154,13 @@ _MAX_HOOKED = 4_096  # listeners' calls written out for the functions hooks give
 UNRESOLVED_PREFIX = "UNRESOLVED_PREFIX"
 UNRESOLVED_ROUTE = "UNRESOLVED_ROUTE"
 UNRESOLVED_ROUTER = "UNRESOLVED_ROUTER"
+# a route or a mount called on a name whose value the reader does not know (`js_rebound`: bound
+# again in a branch, a loop or another function; `js_scopes`: a loop's variable)
+_UNKNOWN_OWNER = (
+    "the router this is called on is a name bound more than once out of straight-line code "
+    "(in a branch, a loop or another function), or a value not read: which router is not "
+    "known, and what is registered here is not listed"
+)
 _DEEP_CALLS = (
     f"this call is reached through more than {_MAX_DEPTH} calls each passing on the one before's "
     "parameter: what it passes is not followed, so the routes declared through it are not listed"
@@ -1784,6 +1792,8 @@ class _RouteResolver:
                 if verdict != NONE:
                     node.guards.append((path, guard.line, "", verdict))
         for use in facts.uses:
+            if type(use.owner) is Opaque:
+                self._unresolved(UNRESOLVED_ROUTER, path, use.line, _UNKNOWN_OWNER)
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
         for prefix in facts.prefixes:
@@ -1865,6 +1875,8 @@ class _RouteResolver:
             self._attach_called(path, route, site)
             return
         owners = self._owners(path, route.owner)
+        if type(route.owner) is Opaque:  # `var app; if (…) app = express()`
+            self._unresolved(UNRESOLVED_ROUTER, path, route.line, _UNKNOWN_OWNER)
         if not owners and route.chain_root is not None:
             root, link = route.chain_root
             owners = self._owners(path, root)  # a chain through a link not known: a finding
@@ -4734,7 +4746,7 @@ def describe(expr: Expr | None) -> str:
     if isinstance(expr, Lit):
         return repr(expr.value)
     if isinstance(expr, Sym):
-        return ".".join(expr.path).replace(".()", "()")
+        return ".".join(spelled(part) for part in expr.path).replace(".()", "()")
     if isinstance(expr, Call):
         return describe(expr.callee) + "(...)"
     if isinstance(expr, Concat):
