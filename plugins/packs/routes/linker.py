@@ -2112,7 +2112,7 @@ class _RouteResolver:
                 if holds is False and not assumed:  # a configuration's: `_off_by_default`
                     continue
             owner = self._through_some(route.owner, path, site, chain)
-            if self._router_unread(route.owner, owner, site, chain):
+            if self._router_unread(path, route.owner, owner, site, chain):
                 continue
             methods = tuple(
                 through
@@ -2137,15 +2137,18 @@ class _RouteResolver:
                         node.routes.append((path, declared))
 
     def _router_unread(
-        self, written: Expr | None, owner: Expr | None, site: str, chain: _Chain
+        self, path: str, written: Expr | None, owner: Expr | None, site: str, chain: _Chain
     ) -> bool:
         """Whether the call that reaches the function at `site` passes its router parameter
         as something the reader does not model (`helper(made, table)`, `made` a router made
-        under a condition): a finding at that call, instead of the routers other calls pass."""
+        under a condition) while other calls pass routers: a finding at that call, instead of
+        those routers (a parameter no call gives a router stays as it was)."""
         if not (isinstance(written, Param) and written.function == site and owner == written):
             return False
         caller, call = chain[0]
         if not (0 <= written.index < len(call.args) and call.args[written.index] is None):
+            return False
+        if not self._owners(path, written):
             return False
         self._unresolved(
             UNRESOLVED_ROUTER,
