@@ -896,6 +896,12 @@ class _Reader:
                     ):
                         key, alias = self._text(key_node), self._text(value_node)
                 member = _member(value, key) if key else None
+                if override and alias and isinstance(member, ImportRef):
+                    # `const { list } = require(…)` and `list.push(…)` in this module
+                    filled = js_pushed.pushed_into(self, prop, member)
+                    if filled is not None:
+                        member = filled
+                        self.pushed.add(alias)
                 if alias and member is not None:
                     found.append((alias, member))
         for name, expr in found:
@@ -1412,14 +1418,48 @@ class _Reader:
             source = _unwrap(source) if source is not None else None
             if source is not None and target is not None and source.type == "identifier":
                 taken = self._item_field(target, name, field)
+                index = -1
+                if taken is None and not field:  # `var [method, url] = conf` in the body
+                    index, taken = self._item_destructured(scope, target, name)
                 if taken is not None:
                     iterated = self._text(source)
                     param = None if iterated in self.bindings else self._param(source, iterated)
                     if param is None:
                         return None
-                    return Each(param, -1, taken)
+                    return Each(param, index, taken)
             scope = scope.parent
         return None
+
+    def _item_destructured(self, loop: _Node, target: _Node, name: str) -> tuple[int, str | None]:
+        """Where a declaration directly in the body of `loop` destructures its item (`target`,
+        a name) and binds `name`: (index, "") for `[method, url] = conf`, (-1, field) for `{
+        method, path } = item`; (-1, None) when none does."""
+        body = loop.child_by_field_id(self.fields.body)
+        if target.type != "identifier" or body is None or body.type != "statement_block":
+            return -1, None
+        item = self._text(target)
+        for declaration in body.named_children:
+            if declaration.type not in {"lexical_declaration", "variable_declaration"}:
+                continue
+            for declarator in declaration.named_children:
+                pattern = declarator.child_by_field_id(self.fields.name)
+                value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                if pattern is None or value is None or value.type != "identifier":
+                    continue
+                if self._text(value) != item:
+                    continue
+                if pattern.type == "object_pattern":
+                    taken = self._item_field(pattern, name, "")
+                    if taken is not None:
+                        return -1, taken
+                elif pattern.type == "array_pattern":
+                    index = 0  # a hole (`[, url]`) is a comma with no name before it
+                    for element in pattern.children:
+                        if element.type == ",":
+                            index += 1
+                        elif element.type == "identifier" and self._text(element) == name:
+                            return index, ""
+        return -1, None
 
     def _pushed_local(self, node: _Node) -> Expr | None:
         """The list a function fills by `push` that `node` names (`js_pushed.local_list`)."""
@@ -2438,7 +2478,7 @@ class _Reader:
         if kind == "array" and self._scoped:  # a callback's or helper's list: its items
             return self._list_value(node)
         if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
-            return self._route_table(node)
+            return self._route_table(node) or self._rows(node)
         if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
             return self._function(node, "")
         path = self._path(node)
@@ -3770,7 +3810,7 @@ class _Reader:
         if len(items) > _MAX_ITERATIONS:
             return None
         if not any(c.type == "spread_element" for c in items):
-            return Items(tuple(self._expr(item) or Opaque() for item in items))
+            return Items(tuple(self._item_value(item) for item in items))
         parts: list[Expr] = []
         for item in items:
             if item.type == "spread_element":
@@ -3779,6 +3819,23 @@ class _Reader:
             else:
                 parts.append(Items((self._expr(item) or Opaque(),)))
         return Mapped(Items(tuple(parts)), "join")
+
+    def _rows(self, node: _Node) -> Items | None:
+        """A table of rows (`[['get', '/a', h], ['post', '/b', h]]`, each item a list) as its
+        items, each row as its own; None for any other array."""
+        items = [c for c in node.named_children if c.type != "comment"]
+        if not items or any(c.type != "array" for c in items):
+            return None
+        listed = self._list_value(node)
+        return listed if isinstance(listed, Items) else None
+
+    def _item_value(self, item: _Node) -> Expr:
+        """An item of a list literal; a list in it (a row of a table of lists: `['get', '/a',
+        h]`) as its own items, where `_expr` does not model it otherwise."""
+        found = self._expr(item)
+        if found is None and item.type == "array":
+            found = self._list_value(item)
+        return found or Opaque()
 
     def _fluent_root(self, node: _Node) -> bool:
         """Whether `node` is a chain of calls on fluent-json-schema's default export."""

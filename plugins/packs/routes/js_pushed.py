@@ -70,7 +70,40 @@ def built(reader: _Reader, declarator: _Node) -> Expr | None:
         block = block.parent
     if block is None or block.type not in {"program", "statement_block"}:
         return None
+    parts = _pushes(reader, name, target, block)
+    if parts is None:
+        return Opaque()
+    return Mapped(Items(tuple(parts)), "join") if parts else None
+
+
+def pushed_into(reader: _Reader, name: _Node, imported: Expr) -> Expr | None:
+    """An imported list the importing module fills by `push` at its top level
+    (`const { apiConf } = require('./app'); extra.forEach(c => apiConf.push(c))`): the list
+    as imported, then what the pushes add, in order; `Opaque` where a push or another use is
+    not read; None when nothing pushes to it. A use passing it to a call after every push
+    reads the list as filled (the calls that build routes from it)."""
+    text = reader._text(name)
+    if f"{text}.push(".encode() not in reader.source:
+        return None
+    block = name
+    while block.parent is not None and block.type != "program":
+        block = block.parent
+    if block.type != "program":
+        return None
+    parts = _pushes(reader, text, name, block, passed_after=True)
+    if parts is None:
+        return Opaque()
+    return Mapped(Items((imported, *parts)), "join") if parts else None
+
+
+def _pushes(
+    reader: _Reader, name: str, target: _Node, block: _Node, *, passed_after: bool = False
+) -> list[Expr] | None:
+    """What each push to `name` in `block` adds, in order; None where a push or another use
+    is not read (with `passed_after`, an argument of a call after the last push is a read)."""
     parts: list[Expr] = []
+    last_push = -1
+    passed: list[int] = []
     spelled = re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"(?![\w$])")
     for match in spelled.finditer(reader.source, block.start_byte, block.end_byte):
         use = block.descendant_for_byte_range(match.start(), match.end())
@@ -78,14 +111,19 @@ def built(reader: _Reader, declarator: _Node) -> Expr | None:
             continue  # a string or comment spelling it
         push = _push(reader, use)
         if push is None:
-            if not _reads(reader, use):
-                return Opaque()
+            if passed_after and use.parent is not None and use.parent.type == "arguments":
+                passed.append(use.start_byte)
+            elif not _reads(reader, use):
+                return None
             continue
         part = _part(reader, push, block)
         if part is None or len(parts) >= MAX_PUSHES:
-            return Opaque()
+            return None
         parts.append(part)
-    return Mapped(Items(tuple(parts)), "join") if parts else None
+        last_push = push.start_byte
+    if any(at < last_push for at in passed):
+        return None  # passed to a call before a push: what the call does to it is not read
+    return parts
 
 
 def local_list(reader: _Reader, name: _Node) -> Expr | None:

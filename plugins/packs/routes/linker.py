@@ -14,7 +14,7 @@ import posixpath
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
@@ -2181,6 +2181,8 @@ class _RouteResolver:
                 if holds is False and not assumed:  # a configuration's: `_off_by_default`
                     continue
             owner = self._through_some(route.owner, path, site, chain)
+            if self._router_unread(path, route.owner, owner, site, chain):
+                continue
             methods = tuple(
                 through
                 for m in route.method_exprs
@@ -2202,6 +2204,29 @@ class _RouteResolver:
                     )
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
+
+    def _router_unread(
+        self, path: str, written: Expr | None, owner: Expr | None, site: str, chain: _Chain
+    ) -> bool:
+        """Whether the call that reaches the function at `site` passes its router parameter
+        as something the reader does not model (`helper(made, table)`, `made` a router made
+        under a condition) while other calls pass routers: a finding at that call, instead of
+        those routers (a parameter no call gives a router stays as it was)."""
+        if not (isinstance(written, Param) and written.function == site and owner == written):
+            return False
+        caller, call = chain[0]
+        if not (0 <= written.index < len(call.args) and call.args[written.index] is None):
+            return False
+        if not self._owners(path, written):
+            return False
+        self._unresolved(
+            UNRESOLVED_ROUTER,
+            caller,
+            call.line,
+            f"the router passed here as `{written.name}` is made in a way not read: the routes "
+            "the function registers on it are not listed",
+        )
+        return True
 
     def _unpassed(self, owner: Expr | None, route: RouteDecl) -> list[_Node]:
         """The router a chain of calls ends at when its outermost caller passes its own
@@ -2229,6 +2254,9 @@ class _RouteResolver:
         records): each `r.<field>` the record's path or method. A table not known leaves the
         fields as they are: a finding at the call."""
         fields = (*_parts(path), *(p for m in methods for p in _parts(m)))
+        row = next((e for m in methods for e in _parts(m) if _is_cell(e)), None)
+        if row is not None and isinstance(row.source, Bound):
+            return self._per_row(row.source, path, methods)
         each = next((e for e in fields if isinstance(e, Each) and e.field), None)
         if each is None or not isinstance(each.source, Bound):
             return [(path, methods)]
@@ -2250,6 +2278,31 @@ class _RouteResolver:
                 )
             )
         return found or [(path, methods)]
+
+    def _per_row(
+        self, source: Bound, path: Expr, methods: tuple[Expr, ...]
+    ) -> list[tuple[Expr, tuple[Expr, ...]]]:
+        """`path` and `methods` once per row of the table of lists a wrapper loops over, its
+        method an element of each row (`var [method, url] = conf; router[method](url, h)`
+        called with `[['get', '/a', h], …]`): each element the row's cell at that index. A
+        table not known, or a row that is no list, leaves the row not known: a finding."""
+        table = self.evaluate(source.file, source.expr)
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Items)):
+            return [(Opaque(), methods)]
+        found: list[tuple[Expr, tuple[Expr, ...]]] = []
+        for value in table.value.values:
+            row = self.evaluate(table.file, value)
+            if not (isinstance(row, _Scoped) and isinstance(row.value, Items)):
+                found.append((Opaque(), tuple(Opaque() for _ in methods)))
+                continue
+            cells = (row.file, row.value.values)
+            found.append(
+                (
+                    _celled(path, source, cells),
+                    tuple(_celled(m, source, cells) for m in methods),
+                )
+            )
+        return found
 
     def _unkeyed_route(self, path: str, route: RouteDecl) -> list[RouteDecl]:
         """`route` once per key of the imported object a loop around it iterates (`LoopKey` in
@@ -5014,6 +5067,22 @@ def _element(field: Expr | None, stored: Stored, value: Expr, path: str) -> Expr
 def _parts(expr: Expr) -> tuple[Expr, ...]:
     """`expr`, or the parts of a joined string."""
     return expr.parts if isinstance(expr, Concat) else (expr,)
+
+
+def _is_cell(expr: Expr) -> TypeGuard[Each]:
+    """An element of each row of a table of lists (`Each` with an index, no field)."""
+    return isinstance(expr, Each) and expr.index >= 0 and not expr.field and not expr.rest
+
+
+def _celled(expr: Expr, source: Expr, row: tuple[str, tuple[Expr, ...]]) -> Expr:
+    """`expr` with each element of a row of `source` replaced by that row's cell (written in
+    the row's file); an element past the row's end is not known."""
+    if _is_cell(expr) and expr.source == source:
+        file, cells = row
+        return Bound(file, cells[expr.index]) if expr.index < len(cells) else Opaque()
+    if isinstance(expr, Concat):
+        return Concat(tuple(_celled(p, source, row) for p in expr.parts))
+    return expr
 
 
 def _filled(expr: Expr, source: Expr, values: Mapping[str, Expr]) -> Expr:
