@@ -18,6 +18,7 @@ from .. import computed_names
 from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, class_base, package_of
 from ..pyparse import parse_python
+from ..scan_read import ParseFailure
 from .auth import (
     PYTHON_EVIDENCE,
     PYTHON_EVIDENCE_HEADS,
@@ -156,7 +157,8 @@ def _loaded_package(arg: ast.expr) -> str:
 
 def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
     """The facts of the file at repo-relative `path`; raises SyntaxError (or ValueError for a
-    NUL byte) when it does not parse. `django=False`: without its Django facts (a repository
+    NUL byte) when it does not parse, `ParseFailure` at the statement whose expressions nest
+    past what the reader follows. `django=False`: without its Django facts (a repository
     none of whose files spells a Django seed: `seeds.widens`)."""
     tree = parse_python(source, path)
     reader = _Reader(package_of(path))
@@ -167,7 +169,10 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
             source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
         )
     reader.names_flask = may_write(source)  # `app.config` read as a Flask app's
-    reader.read(tree)
+    try:
+        reader.read(tree)
+    except RecursionError:  # an expression nested past what the reader follows: a finding
+        raise ParseFailure(reader.line, "RecursionError") from None  # at its statement
     return ModuleFacts(
         language="python",
         bindings=reader.bindings,
@@ -226,11 +231,15 @@ class _Reader:
         # a def's parameters and site, by id of the def node (`_enter`; never changed in place)
         self._entered: dict[int, tuple[dict[str, tuple[str, int]], str]] = {}
         self._defaults_of: dict[int, dict[str, ast.expr]] = {}  # a def's defaults, by id
+        # a nested def -> the def it is written in, whose scope its defaults are evaluated in
+        # (absent: a def at module level, a method, or one not met yet: the module's scope)
+        self._enclosing: dict[int, _Def] = {}
         # a def's body as `read` flattened it, by id of the def node (`_locals_in` reuses it)
         self._flat_of: dict[int, list[ast.stmt]] = {}
         self._reassigned_of: dict[int, frozenset[str]] = {}  # `_reassigned`, by id of the def
         # names bound to a configuration library's reader (`env = environ.Env()`): its library
         self._config_objects: dict[str, str] = {}
+        self.line = 1  # the statement being read: where a failure to read the file is reported
 
     def read(self, tree: ast.Module) -> None:
         """Statements only, never every node: routes, mounts and guards are statements (a
@@ -245,18 +254,22 @@ class _Reader:
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         for stmt in statements:
             if type(stmt) in _BINDERS:
+                self.line = stmt.lineno
                 self._bind(stmt, override=True)
         done = 0
         while done < len(functions):  # function bodies: their names fill only what is left free
             function = functions[done]
             assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
             done += 1
-            start = len(statements)
+            start, nested = len(statements), len(functions)
             _flatten(function.body, statements, functions, classes)
+            for inner_def in functions[nested:]:
+                self._enclosing[id(inner_def)] = function
             scopes += [function] * (len(statements) - start)
             self._flat_of[id(function)] = statements[start:]
             for stmt in statements[start:]:
                 if type(stmt) in _BINDERS:
+                    self.line = stmt.lineno
                     self._bind(stmt, override=False)
         done = 0
         while done < len(classes):  # class bodies: decorated methods and calls, no module names
@@ -269,6 +282,8 @@ class _Reader:
             start = len(statements)
             inner: list[ast.stmt] = []
             _flatten(method.body, statements, inner, classes)
+            for inner_def in inner:
+                self._enclosing[id(inner_def)] = method
             scopes += [method] * (len(statements) - start)
             self._flat_of[id(method)] = statements[start:]
             functions += inner
@@ -292,6 +307,7 @@ class _Reader:
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 written, mounted = len(self.routes), len(self.mounts)
+                self.line = stmt.lineno
                 self._statement(stmt, scope)
                 if len(self.routes) == written and len(self.mounts) == mounted:
                     continue
@@ -333,6 +349,19 @@ class _Reader:
             self._class_name = self._class_of.get(id(scope), "")
             self._bound = self._bound_of.get(id(scope), "")
         self._def = scope
+
+    def _default_value(self, default: ast.expr) -> Expr | None:
+        """A parameter's default of the enclosing def, read where Python evaluates it: in
+        the scope that encloses the def, never the def's own (`def helper(mode=mode)` inside
+        a view reads the view's `mode`, not the parameter it binds)."""
+        assert self._def is not None
+        outer = self._enclosing.get(id(self._def))
+        saved = (self._scope, self._function_site, self._class_name, self._bound, self._def)
+        self._enter(outer)
+        try:
+            return self._binding_value(default)
+        finally:
+            self._scope, self._function_site, self._class_name, self._bound, self._def = saved
 
     def _locals_in(self, function: _Def) -> dict[str, ast.expr]:
         """The names `function` assigns exactly once in its own body (not a parameter): a
@@ -957,7 +986,7 @@ class _Reader:
                         declared[1],
                         name,
                         Sym((name,)),
-                        self._binding_value(default) if default is not None else None,
+                        self._default_value(default) if default is not None else None,
                     )
                 local = self._locals_in(self._def).get(name)
                 if local is not None and name not in self._expanding and self._expands(local):
