@@ -174,7 +174,7 @@ def _mercurius(options: Options, era: int) -> Served:
 
 
 # tRPC's Fastify plugin (`@trpc/server/adapters/fastify`'s `fastifyTRPCPlugin`, read in
-# 10.0.0, 11.0.0 and the newest): `fastify.all(prefix + '/:path', ...)`, a procedure per
+# 9.27.0, 10.0.0, 11.0.0 and the newest): `fastify.all(prefix + '/:path', ...)`, a procedure per
 # `path`; the plugin is no `fastify-plugin` one, so Fastify applies the register's `prefix`
 # itself; `useWSS: true` adds a websocket GET at the prefix
 def _trpc_fastify(options: Options, era: int) -> Served:
