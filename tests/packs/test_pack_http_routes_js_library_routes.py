@@ -145,3 +145,90 @@ def test_a_proxy_and_connect_rpc_are_findings_where_they_are_configured() -> Non
         "@connectrpc/connect-node",
     ):
         assert library in details, library
+
+
+_TRPC_API = (
+    "import Fastify from 'fastify';\n"
+    "import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';\n"
+    "import { rootRouter } from './router';\n"
+    "\n"
+    "const api = Fastify();\n"
+    "api.get('/ping', async () => 'pong');\n"
+    "api.register(fastifyTRPCPlugin, {\n"
+    "  prefix: '/rpc',\n"
+    "  trpcOptions: { router: rootRouter },\n"
+    "});\n"
+    "api.listen({ port: 4000 });\n"
+)
+
+
+def test_the_trpc_fastify_plugin_serves_path_under_its_prefix_for_every_method() -> None:
+    files = {
+        "api/server.ts": _TRPC_API,
+        "api/router.ts": "export const rootRouter = {};\n",
+        "api/package.json": json.dumps(
+            {"name": "api", "dependencies": {"fastify": "^5.0.0", "@trpc/server": "^11.0.0"}}
+        ),
+    }
+    every = ("DELETE", "GET", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")  # Fastify 5's `all`
+    assert names(files) == {f"{m} /rpc/{{path}}" for m in every} | {"GET /ping"}
+    assert located(files)["POST /rpc/{path}"] == "api/server.ts:7"
+    resources = document(files)["resources"]
+    assert {r["attrs"].get("library") for r in resources if r["name"] != "GET /ping"} == {
+        "@trpc/server/adapters/fastify"
+    }
+    assert finding_places(files) == {}
+    websocket = dict(files)
+    websocket["api/server.ts"] = _TRPC_API.replace("'/rpc',", "'/rpc', useWSS: true,")
+    assert "GET /rpc" in names(websocket)
+    computed = dict(files)
+    computed["api/server.ts"] = _TRPC_API.replace("'/rpc'", "process.env.RPC_PREFIX")
+    assert names(computed) == {"GET /ping"}
+    assert finding_places(computed) == {"UNRESOLVED_ROUTE": ["api/server.ts:7"]}
+
+
+def test_trpc_express_and_bull_board_are_findings_where_they_are_mounted() -> None:
+    files = {
+        "web/index.js": (
+            "const express = require('express');\n"
+            "const trpcExpress = require('@trpc/server/adapters/express');\n"
+            "const app = express();\n"
+            "app.get('/alive', (req, res) => res.send('yes'));\n"
+            "app.use('/rpc', trpcExpress.createExpressMiddleware({ router: {} }));\n"
+            "app.listen(4001);\n"
+        ),
+        "jobs/board.ts": (
+            "import express from 'express';\n"
+            "import { createBullBoard } from '@bull-board/api';\n"
+            "import { ExpressAdapter } from '@bull-board/express';\n"
+            "\n"
+            "const board = new ExpressAdapter();\n"
+            "board.setBasePath('/queues');\n"
+            "createBullBoard({ queues: [], serverAdapter: board });\n"
+            "const app = express();\n"
+            "app.get('/up', (req, res) => res.send('up'));\n"
+            "app.use('/queues', board.getRouter());\n"
+            "app.listen(4002);\n"
+        ),
+        "jobs/fastify-board.js": (
+            "const fastify = require('fastify')();\n"
+            "const { FastifyAdapter } = require('@bull-board/fastify');\n"
+            "const adapter = new FastifyAdapter();\n"
+            "fastify.get('/up2', async () => 'up');\n"
+            "fastify.register(adapter.registerPlugin(), { prefix: '/ui' });\n"
+            "fastify.listen({ port: 4003 });\n"
+        ),
+    }
+    assert names(files) == {"GET /alive", "GET /up", "GET /up2"}
+    assert sorted(finding_places(files)["UNRESOLVED_ROUTE"]) == [
+        "jobs/board.ts:10",
+        "jobs/fastify-board.js:5",
+        "web/index.js:5",
+    ]
+    details = " ".join(str(f["detail"]) for f in document(files)["findings"])
+    for library in (
+        "@trpc/server/adapters/express",
+        "@bull-board/express",
+        "@bull-board/fastify",
+    ):
+        assert library in details, library

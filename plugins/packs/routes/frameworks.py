@@ -204,6 +204,9 @@ class Framework:
     # registering router; options not read (computed, `wildcard: false`, which serves each
     # file found at start-up) keep the `UNRESOLVED_ROUTE`
     static_plugins: Mapping[str, str] = field(default_factory=dict)
+    # plugin libraries of `generates` whose plugin is a named export: module -> that name
+    # (`import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify'`)
+    plugin_exports: Mapping[str, str] = field(default_factory=dict)
     # documentation plugins among those: library -> its record (`option_routes`): the routes
     # its documented options fix (`@fastify/swagger-ui`'s `routePrefix`), listed at the
     # register call with `attrs.library`; what its options or versions leave open a finding
@@ -564,11 +567,16 @@ READ = (
             # a proxy: whatever the upstream serves, under the register call's `prefix`
             "@fastify/http-proxy": (),
             "fastify-http-proxy": (),
+            "@trpc/server/adapters/fastify": (),  # tRPC: `/:path`, every method
         },
+        plugin_exports={"@trpc/server/adapters/fastify": "fastifyTRPCPlugin"},
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
         documented={
             name: OPTION_ROUTES[name]
-            for name in ("@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2", "mercurius")
+            for name in (
+                "@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2", "mercurius",
+                "@trpc/server/adapters/fastify",
+            )
         },
         loaders=("@fastify/autoload", "fastify-autoload"),
         config_plugins={"@fastify/env": "config", "fastify-env": "config"},
@@ -768,6 +776,19 @@ UNREAD = (
     ),
     Unread("@connectrpc/connect-node", "javascript", (b"/connect-node",),
            re.compile(rb"\bconnectNodeAdapter\s*\("), re.compile(rb"\bconnectNodeAdapter\s*\(")),
+    # tRPC's Express middleware: a procedure of the router it is given at any path below its
+    # mount, named where it is made (its Fastify plugin's routes: `option_routes`)
+    _generates("tRPC (@trpc/server/adapters/express)", "javascript",
+               "@trpc/server/adapters/express", r"\bcreateExpressMiddleware\s*\("),
+    # bull-board: its UI and API, served by the router or plugin its server adapter makes,
+    # named where that is mounted (`app.use('/', serverAdapter.getRouter())`, Fastify's,
+    # Koa's and hapi's `serverAdapter.registerPlugin()`)
+    *(
+        Unread(f"bull-board (@bull-board/{adapter})", "javascript",
+               (f"@bull-board/{adapter}".encode(),), _js_import(rf"@bull-board/{adapter}"),
+               re.compile(rb"\.(?:getRouter|registerPlugin)\s*\(\s*\)"))
+        for adapter in ("express", "fastify", "koa", "hapi")
+    ),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
 # packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and

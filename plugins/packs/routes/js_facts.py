@@ -1958,6 +1958,12 @@ class _Reader:
         `UNRESOLVED_ROUTE` here naming the library), unless its record (`documented`) says
         which routes its options fix: then its options as given, for the linker to list."""
         module = self._default_of(plugin)
+        if module is None and plugin.type == "identifier":  # a named export (`plugin_exports`)
+            bound = self.bindings.get(self._text(plugin))
+            if isinstance(bound, ImportRef) and (
+                framework.plugin_exports.get(bound.module) == bound.attr
+            ):
+                module = bound.module
         if module is None or module not in framework.generates:
             return
         record = framework.documented.get(module)

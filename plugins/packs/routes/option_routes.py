@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..version_ranges import Interval, Range, Version, normal
+from .model import EVERY
 
 Options = Mapping[str, str | bool | None]
 """An option as written: a string, a boolean literal, None when present but computed."""
@@ -172,6 +173,21 @@ def _mercurius(options: Options, era: int) -> Served:
     return tuple(served), ""  # any other name: an IDE it serves no page for
 
 
+# tRPC's Fastify plugin (`@trpc/server/adapters/fastify`'s `fastifyTRPCPlugin`, read in
+# 9.27.0, 10.0.0, 11.0.0 and the newest): `fastify.all(prefix + '/:path', ...)`, a procedure per
+# `path`; the plugin is no `fastify-plugin` one, so Fastify applies the register's `prefix`
+# itself; `useWSS: true` adds a websocket GET at the prefix
+def _trpc_fastify(options: Options, era: int) -> Served:
+    prefix = _text(options, "prefix", default="")
+    wss = _flag(options, "useWSS", default=False)
+    if prefix is None or wss is None:
+        return (), "its `prefix` or `useWSS` is computed out of sight"
+    served = [(EVERY, _join(prefix, "/:path"))]
+    if wss:
+        served.append(("GET", prefix or "/"))
+    return tuple(served), ""
+
+
 RECORDS = (
     OptionRoutes(
         "mercurius",
@@ -185,6 +201,7 @@ RECORDS = (
         ((), (1, 4), (1, 5), (2,)),
         _fastify_swagger_ui,
     ),
+    OptionRoutes("@trpc/server/adapters/fastify", ("prefix", "useWSS"), ((),), _trpc_fastify),
     OptionRoutes("@fastify/oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
     OptionRoutes("fastify-oauth2", ("startRedirectPath",), ((),), _fastify_oauth2),
     OptionRoutes(
