@@ -55,7 +55,10 @@ CACHE = REPO / ".vm"
 """Built guests (by the build script's digest) and wheelhouses (by the locked dependencies'),
 kept between runs; ignored by git."""
 BUILD_WITHIN_S = 1500
-BOOT_AND_RUN_WITHIN_S = 1200
+BOOT_AND_RUN_WITHIN_S = 1500
+"""Boot, scenario and power-off, host side; the scenario's own bound is the guest unit's
+`TimeoutStartSec=1200` (`tests/vm/build-guest.sh`), under it. On a 2-core host at load 10 the
+guest took 184 s to boot and its scenario overran the 600 s it had then: no report."""
 MIB = 1024 * 1024
 GUEST_UID = 1000
 SESSION_GROUP = re.compile(r"gpp-\d+-[0-9a-f]{12}")

@@ -83,7 +83,7 @@ Type=oneshot
 ExecStart=/bin/sh -c 'mount -t 9p -o trans=virtio,version=9p2000.L,ro payload /mnt/payload && mount -t 9p -o trans=virtio,version=9p2000.L results /mnt/results && exec /mnt/payload/tests/vm/guest-run.sh'
 StandardOutput=journal+console
 StandardError=journal+console
-TimeoutStartSec=600
+TimeoutStartSec=1200
 
 [Install]
 WantedBy=multi-user.target
