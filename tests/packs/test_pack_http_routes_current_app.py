@@ -128,3 +128,17 @@ def test_current_app_routes_survive_the_pre_filter(
     documents, _ = scanned_both_ways(tmp_path, _MODULE_APP, monkeypatch)
     assert documents[0] == documents[1]
     assert all(f'"{name}"' in documents[1] for name in _EXPECTED)
+
+
+def test_a_nested_function_whose_defaults_name_its_own_parameters_is_read() -> None:
+    # `def link(page=page)`: the default is the enclosing function's `page`, not the parameter
+    views = _VIEWS.replace(
+        "def about():\n    return ''\n",
+        "def about():\n"
+        "    page = 1\n"
+        "    def link(page=page, size=page):\n"
+        "        return '?page=%d' % page\n"
+        "    return link()\n",
+    )
+    files = {**_MODULE_APP, "desk/views.py": views}
+    assert names(files) == _EXPECTED

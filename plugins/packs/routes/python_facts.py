@@ -213,6 +213,9 @@ class _Reader:
         # the enclosing def's names assigned once in its body (a factory's own `app`), by def
         self._locals_of: dict[int, dict[str, ast.expr]] = {}
         self._expanding: set[str] = set()  # locals being read (`x = x + 1` ends)
+        # parameter defaults being read: `def inner(x=x)` names the enclosing scope's `x`,
+        # which reading in `inner` would meet as the parameter again, without end
+        self._defaulting: set[int] = set()
         # syntax nodes of locals still to be read in (`_expands`), and each local's count
         self._reads_left = computed_names.MAX_STEPS
         self._sizes: dict[int, int] = {}
@@ -952,13 +955,14 @@ class _Reader:
                     if defaults is None:
                         defaults = self._defaults_of[id(self._def)] = _defaults(self._def)
                     default = defaults.get(name)
-                    return Param(
-                        declared[0],
-                        declared[1],
-                        name,
-                        Sym((name,)),
-                        self._binding_value(default) if default is not None else None,
-                    )
+                    value = None
+                    if default is not None and id(default) not in self._defaulting:
+                        self._defaulting.add(id(default))
+                        try:
+                            value = self._binding_value(default)
+                        finally:
+                            self._defaulting.discard(id(default))
+                    return Param(declared[0], declared[1], name, Sym((name,)), value)
                 local = self._locals_in(self._def).get(name)
                 if local is not None and name not in self._expanding and self._expands(local):
                     self._expanding.add(name)
