@@ -287,6 +287,12 @@ class _External:
     path: tuple[str, ...]
 
 
+# Flask's `current_app` (`from flask import current_app`, `flask.current_app`): the app that
+# serves the request, which the linker reads as the one Flask app the scanned files create
+_CURRENT_APP = _External(FLASK, ("current_app",))
+_CURRENT_APP_ID = "flask.current_app"  # the node of `current_app` when several apps may be it
+
+
 def _node_path(callee: _External, args: list[_Entity | None]) -> _Str | None:
     """Node's `path.basename(p, ext)`, `path.extname(p)`, `path.dirname(p)` (POSIX rules) of
     strings the linker knows (a listed file's path); None for anything else."""
@@ -530,6 +536,10 @@ class _RouteResolver:
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
         self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
+        # what Flask's `current_app` stands for (`_current_app`), and the finding its routes
+        # carry when several apps may be it
+        self.current_app: _Entity | None = None
+        self.current_app_gap: Gap | None = None
         self.nodes: dict[tuple[str, str], _Node] = {
             (path, decl.router_id): _Node(path, decl)
             for path, facts in self.modules.items()
@@ -1305,6 +1315,9 @@ class _RouteResolver:
                     auth = UNKNOWN
                 elif decl.framework in _PY_APPS and (sub := self._unread_sub_app(key)):
                     gaps += (sub,)  # a sub-app of a mount not read (`py_sub_apps`)
+                    auth = UNKNOWN
+                if key[1] == _CURRENT_APP_ID and self.current_app_gap is not None:
+                    gaps += (self.current_app_gap,)  # several apps: which one is not known
                     auth = UNKNOWN
                 assumed = self._assumed(key[0], decl.prefix)
                 for prefix in prefixes:
@@ -4243,10 +4256,48 @@ class _RouteResolver:
         self.resolving.add(key)
         try:
             entity = self._evaluate(path, expr)
+            if entity == _CURRENT_APP:
+                entity = self._current_app()
         finally:
             self.resolving.discard(key)
         self.cache[key] = entity
         return entity
+
+    def _current_app(self) -> _Entity:
+        """Flask's `current_app`: the one Flask app the scanned files create (at module level
+        or in a factory), whose routes and restful `Api`s its uses then add to. Where several
+        are created, an app of its own served at the root, its routes carrying a finding at
+        the first app's creation that names them all; where none is, the library's name."""
+        if self.current_app is not None:
+            return self.current_app
+        apps = sorted(
+            (
+                key
+                for key, node in self.nodes.items()
+                if node.decl.app and node.decl.framework == FLASK
+            ),
+            key=lambda k: (k[0].encode(), self.nodes[k].decl.line),
+        )
+        if len(apps) == 1:
+            self.current_app = _Router(apps[0])
+        elif not apps:
+            self.current_app = _CURRENT_APP
+        else:
+            first = self.nodes[apps[0]]
+            key = (first.file, _CURRENT_APP_ID)
+            self.nodes[key] = _Node(
+                first.file, RouterDecl(_CURRENT_APP_ID, FLASK, first.decl.line, app=True)
+            )
+            created = ", ".join(f"{k[0]}:{self.nodes[k].decl.line}" for k in apps)
+            self.current_app_gap = (
+                first.file,
+                first.decl.line,
+                f"routes are declared on Flask's `current_app`, and the scanned files create "
+                f"{len(apps)} Flask apps ({created}): which of them serves these routes is not "
+                "known; they are listed at the root",
+            )
+            self.current_app = _Router(key)
+        return self.current_app
 
     def _scoped(self, path: str, expr: _ScopedValue) -> _Scoped | None:
         """`evaluate` of a class, function or route list: itself where it is written, looked up
