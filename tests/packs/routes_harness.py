@@ -61,6 +61,19 @@ def located(files: dict[str, str]) -> dict[str, str]:
     }
 
 
+def places_of(found: JSONObject) -> dict[str, tuple[str, int]]:
+    """A document's route name -> (file, line)."""
+    return {r["name"]: (r["location"]["path"], r["location"]["line"]) for r in found["resources"]}
+
+
+def findings_of(found: JSONObject) -> list[tuple[str, list[tuple[str, int]]]]:
+    """A document's findings as (code, every (file, line) it names), in order."""
+    return [
+        (f["code"], [(p["path"], p["line"]) for p in f["locations"]])
+        for f in found.get("findings", [])
+    ]
+
+
 def placed(files: dict[str, str]) -> dict[str, str]:
     """Route name -> `file:line framework`."""
     out: dict[str, str] = {}

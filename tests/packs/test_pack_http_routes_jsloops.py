@@ -9,28 +9,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from routes_harness import pre_filtered, write_files
+from routes_harness import findings_of, places_of, pre_filtered, write_files
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "repos"
-
-
-def _placed(document: dict[str, Any]) -> dict[str, tuple[str, int]]:
-    return {
-        r["name"]: (r["location"]["path"], r["location"]["line"]) for r in document["resources"]
-    }
-
-
-def _findings(document: dict[str, Any]) -> list[tuple[str, list[tuple[str, int]]]]:
-    return [
-        (f["code"], [(p["path"], p["line"]) for p in f["locations"]])
-        for f in document.get("findings", [])
-    ]
 
 
 # ------------------------------------------------------------------ Express, CommonJS, helpers
@@ -47,7 +33,7 @@ def test_express_routes_from_object_tables_keys_values_and_entries(
     finding at that call."""
     document = pre_filtered(FIXTURES / "js-loops-express", monkeypatch)[0]
     api = "src/routes/api.js"
-    assert _placed(document) == {
+    assert places_of(document) == {
         "DELETE /ledger/v1/journals/entries/{entryId}": (api, 31),
         "GET /ledger/livez": (api, 37),
         "GET /ledger/readyz": (api, 37),
@@ -60,7 +46,7 @@ def test_express_routes_from_object_tables_keys_values_and_entries(
         "PUT /ledger/hooks/legacy": (api, 44),
         "PUT /ledger/v1/journals/entries": (api, 31),
     }
-    assert _findings(document) == [("UNRESOLVED_ROUTE", [(api, 55)])]
+    assert findings_of(document) == [("UNRESOLVED_ROUTE", [(api, 55)])]
 
 
 # ------------------------------------------------------------- Koa, TypeScript ESM, a wrapper
@@ -76,7 +62,7 @@ def test_koa_wrapper_in_nested_loops_over_tables_with_a_shadowed_parameter(
     parameter is what its callers pass although the file imports Node's `path`."""
     document = pre_filtered(FIXTURES / "js-loops-koa", monkeypatch)[0]
     portal = "src/http/portal.ts"
-    assert _placed(document) == {
+    assert places_of(document) == {
         "DELETE /api/patients/{pid}": (portal, 27),
         "GET /admin/audit": (portal, 33),
         "GET /admin/export": (portal, 33),
@@ -84,7 +70,7 @@ def test_koa_wrapper_in_nested_loops_over_tables_with_a_shadowed_parameter(
         "PATCH /api/visits/{vid}": (portal, 27),
         "POST /api/visits": (portal, 27),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 # ----------------------------------------------------------------- Fastify, route options
@@ -98,13 +84,13 @@ def test_fastify_route_options_built_in_loops_over_tables(
     method is read per iteration, under the plugin's register prefix."""
     document = pre_filtered(FIXTURES / "js-loops-fastify", monkeypatch)[0]
     stock = "src/stock.mjs"
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /stock/bulk/export": (stock, 13),
         "GET /stock/skus": (stock, 10),
         "POST /stock/bulk/import": (stock, 13),
         "PUT /stock/skus/{sku}": (stock, 10),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 # ------------------------------------------------------------------------ smaller constructs
@@ -127,13 +113,13 @@ def test_a_table_local_to_the_function_and_an_entry_read_by_index(
                     "  return app;\n}\nbuild().listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /about": ("index.js", 5),
         "GET /terms": ("index.js", 5),
         "PATCH /items/b": ("index.js", 7),
         "PUT /items/a": ("index.js", 7),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
@@ -163,7 +149,7 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
                   "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /blog/feed": ("app.js", 7),
         "GET /shop/feed": ("app.js", 7),
         "GET /users": ("app.js", 6),
@@ -172,7 +158,7 @@ def test_tables_imported_from_other_modules_are_unrolled_by_the_linker(
         "POST /orders": ("app.js", 6),
         "PUT /a": ("app.js", 9),
     }
-    assert _findings(document) == [
+    assert findings_of(document) == [
         ("UNRESOLVED_ROUTE", [("app.js", 10)]),
         ("UNRESOLVED_ROUTE", [("app.js", 11)]),  # `/blog/…`, its inner key not known
         ("UNRESOLVED_ROUTE", [("app.js", 11)]),  # `/shop/…`
@@ -207,7 +193,7 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
                   "new Koa().use(router.routes()).listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "DELETE /api/teams/{tid}": ("routes.js", 6),
         "DELETE /api/v2/teams/{tid}": ("routes.js", 9),
         "DELETE /api/v3/teams/{tid}": ("routes.js", 14),
@@ -215,7 +201,7 @@ def test_lists_of_route_records_imported_from_other_modules_are_unrolled_by_the_
         "GET /api/v2/teams": ("routes.js", 9),
         "GET /api/v3/teams": ("routes.js", 14),
     }
-    assert _findings(document) == [("UNRESOLVED_ROUTE", [("routes.js", 11)])]
+    assert findings_of(document) == [("UNRESOLVED_ROUTE", [("routes.js", 11)])]
 
 
 def test_route_lists_assembled_from_other_lists_are_flattened(
@@ -245,7 +231,7 @@ def test_route_lists_assembled_from_other_lists_are_flattened(
                   "app.listen(3000);\nfunction h(q, r) { r.end(); }\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "DELETE /m/c1": ("app.js", 6),
         "GET /a1": ("app.js", 5),
         "GET /t/x": ("app.js", 8),
@@ -255,7 +241,7 @@ def test_route_lists_assembled_from_other_lists_are_flattened(
         "POST /t/y": ("app.js", 8),
         "PUT /m/b2": ("app.js", 6),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
@@ -280,14 +266,14 @@ def test_koa_router_register_with_a_methods_list_in_a_loop_and_a_helper(
                      "  r.register(base + path, [method], async (ctx) => {});\n};\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /api/fetch": ("server.js", 7),
         "GET /api/one": ("server.js", 5),
         "PATCH /api/v/x": ("server.js", 8),
         "POST /api/one": ("server.js", 5),
         "PUT /api/store": ("server.js", 7),
     }
-    assert _findings(document) == [("UNRESOLVED_ROUTE", [("server.js", 9)])]
+    assert findings_of(document) == [("UNRESOLVED_ROUTE", [("server.js", 9)])]
 
 
 # ------------------------------------------------------------------------------ the budget
@@ -297,7 +283,7 @@ def _big_table(keys: int) -> str:
     return "const BIG = {\n" + "".join(f"  k{n}: '/r{n}',\n" for n in range(keys)) + "};\n"
 
 
-def test_a_5000_key_table_and_nested_loops_past_the_budget_are_findings(
+def test_a_5000_key_table_and_nested_loops_past_the_budget_arefindings_of(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A loop over a 5,000-key object, and two nested loops over 40 keys each (1,600
@@ -321,7 +307,7 @@ def test_a_5000_key_table_and_nested_loops_past_the_budget_are_findings(
     assert len(names) == 900
     assert all(name.startswith("PUT /t") for name in names)
     assert "PUT /t29/t0" in names
-    assert _findings(document) == [
+    assert findings_of(document) == [
         ("UNRESOLVED_ROUTE", [("app.js", 5007)]),
         ("UNRESOLVED_ROUTE", [("app.js", 5008)]),
     ]

@@ -10,28 +10,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "plugins"))
 
-from routes_harness import pre_filtered, write_files
+from routes_harness import findings_of, places_of, pre_filtered, write_files
 
 _KOA = '{"dependencies": {"koa": "2", "koa-router": "7"}}'
-
-
-def _placed(document: dict[str, Any]) -> dict[str, tuple[str, int]]:
-    return {
-        r["name"]: (r["location"]["path"], r["location"]["line"]) for r in document["resources"]
-    }
-
-
-def _findings(document: dict[str, Any]) -> list[tuple[str, list[tuple[str, int]]]]:
-    return [
-        (f["code"], [(p["path"], p["line"]) for p in f["locations"]])
-        for f in document.get("findings", [])
-    ]
 
 
 def test_rows_destructured_by_place_in_the_helper_body_are_one_route_each(
@@ -70,14 +56,14 @@ def test_rows_destructured_by_place_in_the_helper_body_are_one_route_each(
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
     wire = "http/wire.js"
-    assert _placed(document) == {
+    assert places_of(document) == {
         "DELETE /shelf/books/{id}": (wire, 14),
         "GET /ping": (wire, 16),
         "GET /shelf/books": (wire, 14),
         "HEAD /ping": (wire, 16),
         "POST /shelf/books": (wire, 14),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 def test_rows_and_records_destructured_in_for_of_and_arrow_bodies(
@@ -102,12 +88,12 @@ def test_rows_and_records_destructured_in_for_of_and_arrow_bodies(
                   "new Koa().use(api.routes()).listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /gamma": ("app.js", 18),
         "PATCH /v1/beta": ("app.js", 17),
         "PUT /v1/alpha": ("app.js", 17),
     }
-    assert _findings(document) == []
+    assert findings_of(document) == []
 
 
 def test_a_short_row_and_an_unread_table_are_findings_at_the_call(
@@ -127,8 +113,8 @@ def test_a_short_row_and_an_unread_table_are_findings_at_the_call(
                   "new Koa().use(api.routes()).listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {"GET /ok": ("app.js", 11)}
-    assert _findings(document) == [
+    assert places_of(document) == {"GET /ok": ("app.js", 11)}
+    assert findings_of(document) == [
         ("UNRESOLVED_ROUTE", [("app.js", 7), ("app.js", 11), ("app.js", 12)])
     ]
 
@@ -153,8 +139,8 @@ def test_a_router_passed_as_something_not_read_is_a_finding_not_another_router(
                   "if (extra) app.use(extra.routes());\napp.listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {"GET /a": ("app.js", 12)}
-    assert ("UNRESOLVED_ROUTER", [("app.js", 16)]) in _findings(document)
+    assert places_of(document) == {"GET /a": ("app.js", 12)}
+    assert ("UNRESOLVED_ROUTER", [("app.js", 16)]) in findings_of(document)
 
 
 def test_an_imported_table_the_module_pushes_rows_into_holds_them_in_order(
@@ -186,11 +172,11 @@ def test_an_imported_table_the_module_pushes_rows_into_holds_them_in_order(
                   "new Koa().use(api.routes()).use(side.routes()).listen(3000);\n",
     })  # fmt: skip
     document = pre_filtered(tmp_path, monkeypatch)[0]
-    assert _placed(document) == {
+    assert places_of(document) == {
         "GET /api/core": ("app.js", 17),
         "GET /api/last": ("app.js", 17),
         "PATCH /api/own": ("app.js", 17),
         "POST /api/more": ("app.js", 17),
         "PUT /api/more": ("app.js", 17),
     }
-    assert _findings(document) == [("UNRESOLVED_ROUTE", [("app.js", 8), ("app.js", 19)])]
+    assert findings_of(document) == [("UNRESOLVED_ROUTE", [("app.js", 8), ("app.js", 19)])]
