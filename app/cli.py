@@ -203,6 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the bundled packs (" + ", ".join(BUNDLED_PACKS) + ") over REPO, each "
         "in its sandbox as `gpp discover` runs it, and print per kind the count, per framework "
         "what was found, then each resource, finding and unresolved entry with its path:line. "
+        "A pack that runs out of its request_ms is asked again in its session, where it keeps "
+        "what it read, until it has read everything or stops getting further. "
         "REPO is required (`gpp scan .` for this folder): the packs read only the folder named. "
         "Exits 0 when every pack answered, 2 when one failed with an E_* diagnostic (the others "
         "still print), 1 for a bad REPO, pack or config.",

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpp.core import canonical_trusted, codes
+from gpp.host import PluginSession
 
 from . import summary
 from .config import Config
@@ -25,6 +26,12 @@ from .plugin_words import failure_lines
 
 BUNDLED_PACKS = ("pack-http-routes", "pack-sqlalchemy", "pack-django", "pack-js-tables")
 """The packs plugins/registry.toml registers; `--packs` chooses among any GPP/3 plugin."""
+DEADLINE_REACHED = "DEADLINE_REACHED"
+"""The packs' finding for a discover that answered before reading everything (docs/detectors.md)."""
+REPEATS_AT_MOST = 20
+"""Discovers asked again in one session after a `DEADLINE_REACHED` answer: a bound, since each
+repeat must also change what is left unread (a folder walked turns into its files, so the count
+may grow) or the scan keeps what it has."""
 
 
 @dataclass(frozen=True)
@@ -50,14 +57,44 @@ async def run_packs(
         session = plugin.session()
         try:
             async with session:
-                result = await session.discover(["."])
+                document = await _discover_whole(session, pack, progress)
         except codes.ProtocolError as exc:
             outcomes.append(
                 PackOutcome(pack, code=exc.code, failure=failure_lines(exc, plugin.command))
             )
             continue
-        outcomes.append(PackOutcome(pack, document=json.loads(canonical_trusted(result))))
+        outcomes.append(PackOutcome(pack, document=document))
     return outcomes
+
+
+async def _discover_whole(
+    session: PluginSession, pack: str, progress: Callable[[str], None]
+) -> dict[str, Any]:
+    """A pack that runs out of time answers what it has read with a `DEADLINE_REACHED` finding and
+    keeps its work in the session's memo, so the same request in the same session goes further.
+    A person running `gpp scan` wants the whole repository, not the first `request_ms` of it:
+    ask again while each answer leaves other places unread than the one before."""
+    document: dict[str, Any] = json.loads(canonical_trusted(await session.discover(["."])))
+    left = _not_read(document)
+    for _ in range(REPEATS_AT_MOST):
+        if not left:
+            break
+        progress(f"gpp scan: {pack}: {len(left)} files or folders not read in time; asking again")
+        document = json.loads(canonical_trusted(await session.discover(["."])))
+        before, left = left, _not_read(document)
+        if left == before:
+            break
+    return document
+
+
+def _not_read(document: dict[str, Any]) -> list[Any]:
+    """The places a `DEADLINE_REACHED` finding names (none when the pack read everything)."""
+    return [
+        place
+        for finding in document.get("findings", [])
+        if finding.get("code") == DEADLINE_REACHED
+        for place in finding.get("locations", [])
+    ]
 
 
 def framework(resource: dict[str, Any], pack: str) -> str:

@@ -301,6 +301,62 @@ def test_a_pack_that_fails_exits_2_with_its_diagnostic_and_the_others_still_prin
     assert "good: 1 resources (1 route)" in done.stdout
 
 
+SLOW_PLUGIN = """
+import itertools
+from gpp.sdk import serve
+
+calls = itertools.count(1)
+UNREAD_EACH_TIME = {"slow": {1: ["a"], 2: ["a", "b.py"], 3: []}, "stuck": {}}
+
+
+def discover(paths):
+    call = next(calls)
+    unread = UNREAD_EACH_TIME[NAME].get(call, ["big.py"])
+    findings = [{"code": "DEADLINE_REACHED", "detail": "out of time",
+                 "locations": [{"path": p, "line": 1} for p in unread]}] if unread else []
+    place = {"path": "main.py", "line": 1}
+    return {"resources": [{"kind": "route", "name": f"GET /{call}", "location": place,
+                           "attrs": {}}],
+            "unresolved": [], "findings": findings, "classificationSignals": []}
+
+
+raise SystemExit(serve(NAME, "1.0.0", discover))
+"""
+
+
+def test_a_pack_out_of_time_is_asked_again_in_its_session_while_it_gets_further(
+    tmp_path: Path,
+) -> None:
+    """`slow` leaves other places unread each time (a folder walked turns into its files), then
+    finishes on the third ask; `stuck` leaves the same file unread twice, so its second answer,
+    finding and all, is what prints."""
+    for name in ("slow", "stuck"):
+        (tmp_path / f"{name}.py").write_text(f"NAME = {name!r}\n" + SLOW_PLUGIN)
+    registry = tmp_path / "registry.toml"
+    registry.write_text(
+        "".join(
+            f'[[plugin]]\nid = "{name}"\nversion = "1.0.0"\nprotocol = "gpp/3"\n'
+            f'command = ["{{python}}", "{name}.py"]\n'
+            for name in ("slow", "stuck")
+        )
+    )
+    (tmp_path / "repo").mkdir()
+    done = subprocess.run(
+        [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry), "--packs", "slow,stuck"]
+        + ["--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    answers = json.loads(done.stdout)
+    assert [r["name"] for r in answers["slow"]["resources"]] == ["GET /3"]
+    assert answers["slow"]["findings"] == []
+    assert [r["name"] for r in answers["stuck"]["resources"]] == ["GET /2"]
+    assert [f["code"] for f in answers["stuck"]["findings"]] == ["DEADLINE_REACHED"]
+
+
 def test_gpp_scan_refuses_no_repo_a_missing_repo_and_an_unknown_pack() -> None:
     bare = subprocess.run([*GPP, "scan"], capture_output=True, text=True, timeout=60)
     assert bare.returncode == 2 and "required: REPO" in bare.stderr  # argparse's usage error
