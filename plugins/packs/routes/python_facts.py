@@ -74,7 +74,7 @@ from .model import (
     Stored,
     Sym,
 )
-from .py_branches import branched_return, constant_flag, decision, flag
+from .py_branches import FALSE, TRUE, branched_return, constant_flag, decision, flag
 
 # Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
@@ -1114,7 +1114,7 @@ class _Reader:
             otherwise = self._value(node.orelse) or Opaque()
             if then == otherwise:
                 return then
-            test = decision(node.test, self._value, self.bindings)
+            test = decision(node.test, self._test_value, self.bindings)
             return dataclasses.replace(test, then=then, otherwise=otherwise)
         if kind is ast.Compare or kind is ast.UnaryOp:
             return flag(node, self._value, self.bindings)  # type: ignore[arg-type]
@@ -1184,6 +1184,28 @@ class _Reader:
                 self._value,
             )
         return self._expr(node)
+
+    def _test_value(self, node: ast.expr) -> Expr | None:
+        """A value an `a if test else b` tests, as `_value` reads it; a parameter whose
+        default is `None` or a number reads as that default's truth where no call binds it
+        (`'/_api' if not testing else ''` in `def create_app(testing=None)`), marked as the
+        default a call may override (a `False` default already reads as a flag)."""
+        value = self._value(node)
+        if type(node) is not ast.Name or not isinstance(value, Param) or value.default is not None:
+            return value
+        if self._def is None:
+            return value
+        default = self._defaults_of.get(id(self._def), {}).get(node.id)
+        if type(default) is not ast.Constant or not (
+            default.value is None or type(default.value) in (int, float)
+        ):
+            return value
+        truth = TRUE if default.value else FALSE
+        source = (
+            f"`{node.id}={default.value!r}`, the default of `{self._def.name}`'s parameter "
+            "(a call may pass another)"
+        )
+        return dataclasses.replace(value, default=Fallback(Opaque(), truth, source))
 
     def _class_attribute(self, path: tuple[str, ...]) -> Expr:
         """`cls.PREFIX`, `self.DOCS_URL` in a method: the attribute of what each call passes
