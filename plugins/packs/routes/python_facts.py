@@ -27,8 +27,10 @@ from .auth import (
 )
 from .django_facts import django_facts
 from .flask_admin import admin_facts
+from .flask_classful import ViewRegister, register_call, view_class
 from .flask_config import config_read, config_writes, may_write
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
+from .frameworks import FLASK_CLASSFUL as CLASS_VIEWS
 from .heads import search_gated
 from .model import (
     CALL,
@@ -110,6 +112,16 @@ _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
 
+def _defers_annotations(tree: ast.Module) -> bool:
+    """`from __future__ import annotations`: every annotation of the module is a string."""
+    return any(
+        type(node) is ast.ImportFrom
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
+        for node in tree.body
+    )
+
+
 def _runs_as_main(tree: ast.Module) -> bool:
     """Whether the module has a top-level `if __name__ == "__main__":` (either side): a script
     run as a program, whose app is served by it (`app.run()`), an entry point."""
@@ -169,6 +181,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
             source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
         )
     reader.names_flask = may_write(source)  # `app.config` read as a Flask app's
+    reader.deferred = "annotations" in source and _defers_annotations(tree)
     try:
         reader.read(tree)
     except RecursionError:  # an expression nested past what the reader follows: a finding
@@ -188,6 +201,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         django=django_facts(tree, source, reader.package) if django else None,
         admin=admin_facts(tree) if _ADMIN_WORDS.search(source) else None,
         flask_config=tuple(reader.flask_config),
+        view_registers=tuple(reader.view_registers),
     )
 
 
@@ -205,6 +219,8 @@ class _Reader:
         self._direct_of: dict[int, set[int]] = {}  # `_statement`: a body's own statements
         self.names_flask = False  # the file names Flask: `x.config` is an app's (`flask_config`)
         self.flask_config: list[FlaskConfigWrite] = []
+        self.view_registers: list[ViewRegister] = []  # `View.register(app)` (`flask_classful`)
+        self.deferred = False  # `from __future__ import annotations`: no type object in a hint
         self._config_written: set[int] = set()  # statements read for them (once per loop)
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
@@ -307,9 +323,14 @@ class _Reader:
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 written, mounted = len(self.routes), len(self.mounts)
+                registered = len(self.view_registers)
                 self.line = stmt.lineno
                 self._statement(stmt, scope)
-                if len(self.routes) == written and len(self.mounts) == mounted:
+                if (
+                    len(self.routes) == written
+                    and len(self.mounts) == mounted
+                    and len(self.view_registers) == registered
+                ):
                     continue
                 # what the statement registered runs only where the `if`s around it hold
                 key = 0 if scope is None else id(scope)
@@ -330,6 +351,10 @@ class _Reader:
                 ]
                 self.mounts[mounted:] = [
                     dataclasses.replace(m, only_if=condition) for m in self.mounts[mounted:]
+                ]
+                self.view_registers[registered:] = [
+                    dataclasses.replace(v, only_if=condition)
+                    for v in self.view_registers[registered:]
                 ]
         self._scope = {}
         self._def = None
@@ -890,6 +915,9 @@ class _Reader:
                 for name, truth in flags
             ]
         fields += flags
+        view = view_class(
+            node, self._expr, self._value, self._present, self._auth_of, self.deferred
+        )
         return Namespace(
             tuple(fields),
             tuple(verbs),
@@ -901,6 +929,7 @@ class _Reader:
             instance_routers,
             instance_params,
             init_params,
+            view,
         )
 
     def _instance_routers(self, init: _Def) -> tuple[tuple[RouterDecl, ...], tuple[str, ...]]:
@@ -1297,6 +1326,10 @@ class _Reader:
         if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
             self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
             return
+        if type(call.func) is ast.Attribute and call.func.attr == CLASS_VIEWS.register:
+            registered = register_call(call, self._expr, self._owner, self._value)
+            if registered is not None:
+                self.view_registers.append(registered)
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)
