@@ -324,3 +324,44 @@ def test_a_view_registered_on_a_helper_s_parameter_no_call_passes_is_listed_flag
     assert [(r["name"], r["attrs"].get("prefixUnresolved")) for r in found["resources"]] == [
         ("GET /orders/", True)
     ]
+
+
+def test_a_view_s_before_hooks_guard_as_a_flask_before_request_hook_does() -> None:
+    """`before_request` (every method) and `before_<name>` (one), which the library runs before
+    the method: a guard where the body turns anonymous callers away, not known where it
+    answers 403 to some requests only."""
+    found = document({
+        "site/views.py": (
+            "from flask import Flask, abort, g\n"
+            "from flask_classful import FlaskView\n"
+            "\n"
+            "app = Flask(__name__)\n"
+            "\n"
+            "class Gate:\n"
+            "    def before_request(self, name, **kwargs):\n"
+            "        if g.user is None:\n"
+            "            abort(401)\n"
+            "\n"
+            "class Open(FlaskView):\n"
+            "    def before_archive(self, **kwargs):\n"
+            "        if kwargs.get('locked'):\n"
+            "            abort(403)\n"
+            "    def index(self):\n"
+            "        return ''\n"
+            "    def archive(self):\n"
+            "        return ''\n"
+            "\n"
+            "class Closed(Gate, FlaskView):\n"
+            "    def index(self):\n"
+            "        return ''\n"
+            "\n"
+            "Open.register(app)\n"
+            "Closed.register(app)\n"
+        ),
+    })  # fmt: skip
+    auth = {s["resource"]: s["value"] for s in found["signals"] if s["signal"] == "auth"}
+    assert auth == {
+        "route:GET /open/": "none",
+        "route:GET /open/archive/": "unknown",
+        "route:GET /closed/": "required",
+    }

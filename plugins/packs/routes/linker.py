@@ -1805,7 +1805,8 @@ class _RouteResolver:
         base, base_args = route_base(settings, own.name)
         ignored = frozenset(("self", *settings.base_args, *base_args))
         special = settings.special if settings.special is not None else LIBRARY.special
-        before = self._view_hook(order, "before_request")
+        hooks = self._view_hooks(order)
+        before = hooks.get("before_request", ())
         for file, cls in _view_classes(order):  # the nearest `decorators = [...]`: every route's
             if cls.decorators is not None:
                 before = (*(Bound(file, g) for g in cls.decorators.guards), *before)
@@ -1817,7 +1818,7 @@ class _RouteResolver:
                 continue
             file, member, cls = found
             own_guards = tuple(Bound(file, g) for g in member.auth.guards)
-            guards = (*before, *self._view_hook(order, f"before_{name}"), *own_guards)
+            guards = (*before, *hooks.get(f"before_{name}", ()), *own_guards)
             mine = cls is own
             handler = f"{own.name}.{name}" if mine else f"{own.name}({cls.name}.{name})"
             place = (file, member.line) if mine else (view.file, own.line)
@@ -1828,22 +1829,23 @@ class _RouteResolver:
                                         only_if=register.only_if))  # fmt: skip
         return routes
 
-    def _view_hook(self, order: list[_Scoped | _External | str], hook: str) -> tuple[Expr, ...]:
-        """What the view's `before_request` (or `before_<name>`) method, which the library
-        runs before the method, puts before it: a guard where its body turns anonymous callers
-        away, not known where it answers 401/403 to some requests only (as a Flask
-        `before_request` hook is judged), and its own decorators."""
+    def _view_hooks(self, order: list[_Scoped | _External | str]) -> dict[str, tuple[Expr, ...]]:
+        """What each of the view's `before_request` and `before_<name>` methods (the nearest
+        of each name), which the library runs before a method, puts before it: a guard where
+        its body turns anonymous callers away, not known where it answers 401/403 to some
+        requests only (as a Flask `before_request` hook is judged), and its own decorators."""
+        hooks: dict[str, tuple[Expr, ...]] = {}
         for base in order:
             if not (isinstance(base, _Scoped) and isinstance(base.value, Namespace)):
                 continue
-            function = dict(base.value.fields).get(hook)
-            if not isinstance(function, Function):
-                continue
-            guards: list[Expr] = [Bound(base.file, g) for g in function.auth.guards]
-            if function.evidence:
-                guards.append(Evidence(hook) if function.checks_user else Opaque())
-            return tuple(guards)
-        return ()
+            for name, function in base.value.fields:
+                if not name.startswith("before_") or not isinstance(function, Function):
+                    continue
+                guards: list[Expr] = [Bound(base.file, g) for g in function.auth.guards]
+                if function.evidence:
+                    guards.append(Evidence(name) if function.checks_user else Opaque())
+                hooks.setdefault(name, tuple(guards))
+        return hooks
 
     def _member_rules(
         self,
@@ -1907,12 +1909,12 @@ class _RouteResolver:
         """A `register` call on what is no class of the project's: when it is given a Flask
         app or blueprint, a library's object (named: `UNREAD_FRAMEWORK`) or one the scanned
         files do not show (`UNRESOLVED_ROUTE`: a view class's routes may be missing)."""
+        module = view.module.split(".")[0] if isinstance(view, _External) else ""
+        if (view is not None and not module) or module in sys.stdlib_module_names:
+            return  # the project's own object (read as code), `atexit.register(...)`
         if not any(n.decl.framework == FLASK for n in self._owners(path, register.target)):
             return
-        if isinstance(view, _External):
-            module = view.module.split(".")[0]
-            if module in sys.stdlib_module_names:
-                return
+        if module:
             detail = (f"`{describe(register.view)}.register(...)` of the library `{module}` is "
                       "given a Flask app or blueprint here: pack-http-routes does not read "
                       f"{module}, so the routes it may register are not listed")  # fmt: skip
