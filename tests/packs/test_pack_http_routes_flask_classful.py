@@ -365,3 +365,37 @@ def test_a_view_s_before_hooks_guard_as_a_flask_before_request_hook_does() -> No
         "route:GET /open/archive/": "unknown",
         "route:GET /closed/": "required",
     }
+
+
+def test_register_s_options_by_position_and_its_app_by_name() -> None:
+    """`register(app, route_base, subdomain, route_prefix, trailing_slash)` by position, and
+    `register(app=app, ...)` (held against the library's `url_map` too)."""
+    names, findings = _one({
+        "app.py": (
+            "from flask import Flask\n"
+            "from flask_classful import FlaskView\n"
+            "\n"
+            "class Orders(FlaskView):\n"
+            "    def index(self):\n"
+            "        return ''\n"
+            "\n"
+            "    def get(self, number):\n"
+            "        return ''\n"
+            "\n"
+            "class Carts(Orders):\n"
+            "    pass\n"
+            "\n"
+            "def create_app():\n"
+            "    app = Flask(__name__)\n"
+            "    Orders.register(app, 'orders/all', None, '/shop', False)\n"
+            "    Carts.register(app=app, route_base='mine', strict_slashes=False)\n"
+            "    return app\n"
+        ),
+    })  # fmt: skip
+    assert names == {
+        "GET /shop/orders/all",
+        "GET /shop/orders/all/{number}",
+        "GET /mine/",
+        "GET /mine/{number}/",
+    }
+    assert findings == []

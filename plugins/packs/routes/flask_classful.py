@@ -359,49 +359,40 @@ def _is_name(node: ast.expr, name: str | None) -> bool:
     return name is not None and type(node) is ast.Name and node.id == name
 
 
+# `register`'s parameters after the app, in order: those of `options` read when passed by position
+_POSITIONAL = ("route_base", "subdomain", "route_prefix", "trailing_slash", "method_dashified",
+               "base_class")  # fmt: skip
+
+
 def register_call(call: ast.Call, read: Read, owner: Read, text: Read) -> ViewRegister | None:
     """`View.register(app, **options)`: None when the callee is no dotted name's `register`
     or no app is passed (a call of another library's `register`, `atexit.register(f)`, is
     told apart by the linker, which finds no view class)."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == LIBRARY.register):
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name | ast.Attribute)):
         return None
-    view = read(func.value) if isinstance(func.value, ast.Name | ast.Attribute) else None
-    if view is None:
-        return None
-    positional = [a for a in call.args if not isinstance(a, ast.Starred)]
-    target_node = (
-        call.args[0] if call.args and positional and call.args[0] is positional[0] else None
-    )
-    target_node = target_node if target_node is not None else _keyword(call, "app")
-    if target_node is None:
+    view = read(func.value)
+    first = call.args[0] if call.args else None
+    target = first if not isinstance(first, ast.Starred | None) else _keyword(call, "app")
+    if func.attr != LIBRARY.register or view is None or target is None:
         return None
     unread = ""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
         unread = "its options are spread from a value (`*args`, `**options`) not read"
+    given = [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    given += [(name, node) for name, node in zip(_POSITIONAL, call.args[1:], strict=False)]
     options: list[tuple[str, Value]] = []
-    for keyword in call.keywords:
-        if keyword.arg in LIBRARY.options:
-            options.append((keyword.arg, _option(keyword.arg, keyword.value, read, text)))
-        elif keyword.arg == "methods":
+    for name, node in given:
+        if name == "methods":
             unread = "`methods=` is given to it, which the library passes to every route"
-    for index, name in enumerate(("route_base", "subdomain", "route_prefix", "trailing_slash"), 1):
-        if index < len(positional) and name in LIBRARY.options:
-            options.append((name, _option(name, positional[index], read, text)))
-    return ViewRegister(read(func.value) or COMPUTED, owner(target_node), tuple(options), unread,
-                        call.lineno)  # fmt: skip
-
-
-def _option(name: str, node: ast.expr, read: Read, text: Read) -> Value:
-    if name == "base_class":
-        return (
-            read(node) or COMPUTED
-            if not (type(node) is ast.Constant and node.value is None)
-            else None
-        )
-    return setting(name, node, text)
+        elif name == "base_class":
+            none = isinstance(node, ast.Constant) and node.value is None
+            options.append((name, None if none else read(node) or COMPUTED))
+        elif name in LIBRARY.options:
+            options.append((name, setting(name, node, text)))
+    return ViewRegister(view, owner(target), tuple(options), unread, call.lineno)
 
 
 # -- the library's rules, once the linker knows the settings ------------------------------
