@@ -364,10 +364,24 @@ _POSITIONAL = ("route_base", "subdomain", "route_prefix", "trailing_slash", "met
                "base_class")  # fmt: skip
 
 
+def registering(receiver: ast.expr, names_library: bool) -> bool:
+    """Whether `receiver.register(...)` may register a class view: a class is named with a
+    capital (`HostView.register(bp)`, `views.HostView.register(bp)`), a Flask extension's
+    module by its `flask_` name (`flask_sitemap.register(app)`: named if given an app); in a
+    file that names the library, any name (`for view in VIEWS: view.register(bp)`). Other
+    `register` calls (`atexit.register`, Django's `admin.site.register`, `md.parser.register`)
+    are not kept, so a file the pre-filter admits for such a call (`seeds`) says the same
+    parsed or not."""
+    dotted = attribute_path(receiver)
+    if dotted is None:
+        return False
+    return names_library or _last(receiver)[:1].isupper() or dotted.startswith("flask_")
+
+
 def register_call(call: ast.Call, read: Read, owner: Read, text: Read) -> ViewRegister | None:
     """`View.register(app, **options)`: None when the callee is no dotted name's `register`
-    or no app is passed (a call of another library's `register`, `atexit.register(f)`, is
-    told apart by the linker, which finds no view class)."""
+    or no app is passed (a call of another library's `register` is told apart by the
+    linker, which finds no view class)."""
     func = call.func
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name | ast.Attribute)):
         return None

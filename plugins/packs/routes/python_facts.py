@@ -27,7 +27,7 @@ from .auth import (
 )
 from .django_facts import django_facts
 from .flask_admin import admin_facts
-from .flask_classful import ViewRegister, register_call, view_class
+from .flask_classful import ViewRegister, register_call, registering, view_class
 from .flask_config import config_read, config_writes, may_write
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .frameworks import FLASK_CLASSFUL as CLASS_VIEWS
@@ -182,6 +182,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         )
     reader.names_flask = may_write(source)  # `app.config` read as a Flask app's
     reader.deferred = "annotations" in source and _defers_annotations(tree)
+    reader.names_class_views = CLASS_VIEWS.module in source
     try:
         reader.read(tree)
     except RecursionError:  # an expression nested past what the reader follows: a finding
@@ -221,6 +222,7 @@ class _Reader:
         self.flask_config: list[FlaskConfigWrite] = []
         self.view_registers: list[ViewRegister] = []  # `View.register(app)` (`flask_classful`)
         self.deferred = False  # `from __future__ import annotations`: no type object in a hint
+        self.names_class_views = False  # the file names Flask-Classful (`registering`)
         self._config_written: set[int] = set()  # statements read for them (once per loop)
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
@@ -1326,7 +1328,11 @@ class _Reader:
         if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
             self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
             return
-        if type(call.func) is ast.Attribute and call.func.attr == CLASS_VIEWS.register:
+        if (
+            type(call.func) is ast.Attribute
+            and call.func.attr == CLASS_VIEWS.register
+            and registering(call.func.value, self.names_class_views)
+        ):
             registered = register_call(call, self._expr, self._owner, self._value)
             if registered is not None:
                 self.view_registers.append(registered)

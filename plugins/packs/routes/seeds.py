@@ -13,8 +13,9 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   imported from `flask_rest...`), Starlette's `Route(`/`Mount(` lists; a statement call (the
   records' `mount_calls`: `include_router`, `register_blueprint`, `mount`, `add_api_route`,
   `add_route`, `add_url_rule`, `before_request`, `add_namespace`, `add_resource`,
-  `init_app`); a class view's registration (`.register(`: `View.register(bp)`, Flask-Classful,
-  whose class, bases and blueprint the linker reaches from the call); a route decorator
+  `init_app`); a class view's registration (`View.register(bp)` on a capitalised name, or
+  `.register(` on any in a file naming `flask_classful`: the reader keeps no other; the class,
+  its bases and its blueprint the linker reaches from the call); a route decorator
   (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@` line holding `.verb(`).
 - JavaScript and TypeScript (`js_facts`, `_admits_script`): a router or app needs an import
   of a record's package, which makes the file a `SEED` (`scan.Admission`); so does a route
@@ -123,9 +124,16 @@ def spells_router_base(source: str) -> bool:
 
 # a statement call's property, a whole word (`mount`, not `amount`)
 _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
-# `View.register(app)`: a class view's registration (`flask_classful.register_call`), whatever
-# the file imports (the view, its app and its library are all named in other files)
+# `View.register(app)`: a class view's registration as the reader keeps it
+# (`flask_classful.registering`), whatever else the file imports: called on a capitalised name
+# (a class) or a `flask_` module, or on any name in a file that names the library
 _PY_REGISTER = re.compile(rb"\.[ \t]*" + FLASK_CLASSFUL.register.encode() + rb"[ \t]*\(")
+_PY_CLASS_REGISTER = re.compile(
+    rb"\b(?:[A-Z]\w*|flask_\w*(?:[ \t]*\.[ \t]*\w+)*)[ \t]*\.[ \t]*"
+    + FLASK_CLASSFUL.register.encode()
+    + rb"[ \t]*\("
+)
+_PY_CLASS_VIEWS = FLASK_CLASSFUL.module.encode()
 # a route decorator: an `@` line calling `.get(`, `.route(`... (a literal first: `re` skips to it)
 _PY_DECORATOR = re.compile(
     rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
@@ -306,7 +314,10 @@ def admits(path: str, data: bytes) -> bool | Admission:
             return True
         if any(_has_word(data, call) for call in _PY_CALLS):
             return True
-        if FLASK_CLASSFUL.register.encode() in data and _PY_REGISTER.search(data):
+        if FLASK_CLASSFUL.register.encode() in data and (
+            _PY_CLASS_REGISTER.search(data)
+            or (_PY_CLASS_VIEWS in data and _PY_REGISTER.search(data))
+        ):
             return True
         if b"@" not in data:
             return False
