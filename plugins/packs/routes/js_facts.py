@@ -21,6 +21,7 @@ from . import (
     dotenv_loads,
     flow,
     js_dirload,
+    js_dynimport,
     js_hooks,
     js_loops,
     js_pushed,
@@ -560,6 +561,10 @@ class _Reader:
         self._rebound: js_rebound.Rebound | None = None  # names bound more than once
         self._scopes: js_scopes.Scopes | None = None  # which declaration a name read reaches
         self._reading: set[int] = set()  # declarators whose value is being read (`_scoped_read`)
+        self._imports = False  # whether the file calls `import(…)` (`js_dynimport`)
+        # the parameters of callbacks given to `import(…).then(…)`, by the callback's node id
+        self._then_params: dict[int, dict[str, Expr]] = {}
+        self._then_names: frozenset[str] = frozenset()
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -611,6 +616,10 @@ class _Reader:
                     calls.append((bound.start_byte, start, bound, parent, node))
         rebound.updates()
         rebound.uninitialised(scopes.unvalued_declarations() if rebound.assigns() else [])
+        if js_dynimport.CALLS.search(self.source):  # `await import('./routes.js')`
+            self._imports = True
+            self._then_params = js_dynimport.then_params(self, root)
+            self._then_names = frozenset(n for p in self._then_params.values() for n in p)
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -1862,7 +1871,12 @@ class _Reader:
         line = _line(node)
         shared = False
         factory = self._factory(plugin_node)  # `register(make(db))`: what `make` returns
-        if plugin_node.type == "call_expression" and self._require(plugin_node) is None:
+        imported = self._imports and js_dynimport.is_import(self, plugin_node)
+        if (
+            plugin_node.type == "call_expression"
+            and self._require(plugin_node) is None
+            and not imported
+        ):
             # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
             wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
@@ -1882,6 +1896,8 @@ class _Reader:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
         plugin = self._expr(plugin_node)
+        if imported and not framework.plugin_key and isinstance(plugin, ImportRef):
+            plugin = _member(plugin, "default")  # avvio registers a namespace's `default`
         callees: list[Expr] = [plugin] if plugin is not None else []
         if factory is not None and not framework.plugin_member:  # hapi's: its `register`
             # what `make(db)` returns; the first argument is still read as a wrapped plugin
@@ -2321,6 +2337,9 @@ class _Reader:
             if isinstance(bound, ImportRef) and bound.attr in {None, "default"}:
                 return bound.module
             return None
+        if self._imports and js_dynimport.is_import(self, node):  # `import('@fastify/cors')`
+            loaded = js_dynimport.namespace(self, _unwrap(node) or node)
+            return loaded.module if isinstance(loaded, ImportRef) else None
         return self._require(node)
 
     # -- expressions -----------------------------------------------------------------------
@@ -2336,6 +2355,9 @@ class _Reader:
             name = self._text(node)
             if self._env and name in self._env:
                 return self._bound(self._env[name])
+            loaded = self._loaded(node, name)
+            if loaded is not None:  # `import('./x').then((m) => …)`: the module's namespace
+                return loaded
             again = self._again(node, name, self._expr)
             if again is not None:  # bound more than once: in statement order, or unknown
                 return again
@@ -2381,6 +2403,10 @@ class _Reader:
             return _pattern(self._text(node))
         if kind in {"call_expression", "new_expression"} and (made := self._regexp(node)):
             return made
+        if self._imports and kind == "call_expression":
+            imported = js_dynimport.value(self, node)
+            if imported is not None:  # `import('./x')`: the module's namespace
+                return imported
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2468,6 +2494,8 @@ class _Reader:
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
+            if isinstance(base, ImportRef) and base.attr is None:  # (await import('./x')).default
+                return ImportRef(base.module, prop, base.origin)
             if isinstance(base, Param):  # `item.plugin` of a callback's item
                 return Member(base, (prop,))
             if isinstance(base, Member) and isinstance(base.base, Param):
@@ -3231,6 +3259,13 @@ class _Reader:
             ):  # `(hook, ctx) => ctx.app.get(...)`
                 return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _loaded(self, node: _Node, name: str) -> Expr | None:
+        """What `name` read at `node` holds as a parameter of a callback given to
+        `import(…).then(…)` (`js_dynimport`), else None."""
+        if name not in self._then_names:
+            return None
+        return js_dynimport.loaded(self, node, name, self._then_params)
 
     def _within(self, node: _Node, function: str) -> bool:
         """Whether `node` is inside the function whose site is `function`."""
@@ -4285,8 +4320,8 @@ def _star_export(node: _Node) -> bool:
 def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, LoopKey):  # `const { path } = r`, `r` an item of an imported table
         return replace(value, members=(*value.members, key)) if value.table is not None else None
-    if isinstance(value, ImportRef) and value.attr == "default":
-        return ImportRef(value.module, key, value.origin)
+    if isinstance(value, ImportRef) and value.attr in {"default", None}:
+        return ImportRef(value.module, key, value.origin)  # a namespace's too: `import()`'s
     if isinstance(value, Sym):
         return Sym((*value.path, key))
     if isinstance(value, Call) and isinstance(value.callee, Sym):
