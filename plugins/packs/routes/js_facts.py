@@ -186,6 +186,9 @@ _EQUALITY = frozenset({"===", "==", "!==", "!="})
 _SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
+# a class body's field, TypeScript's and JavaScript's, and the field naming it
+_CLASS_FIELDS = {"public_field_definition": "name", "field_definition": "property"}
+_ASSIGNMENTS = frozenset({"assignment_expression", "augmented_assignment_expression"})
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
 _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
@@ -582,7 +585,10 @@ class _Reader:
             node = root.descendant_for_byte_range(start, end)
             if node is None or node.start_byte != start or node.end_byte != end:
                 if node is not None and end - start == 1:  # `+=`, `??=`: a binding
-                    rebound.note(node.parent)
+                    parent = node.parent
+                    rebound.note(parent)
+                    if parent is not None and _defaulted_field(node):  # `Hub.x ??= new Hub()`
+                        assignments.append((parent.start_byte, parent))
                 continue
             parent = node.parent
             if parent is None:
@@ -1022,6 +1028,10 @@ class _Reader:
             self.this_fields.setdefault(left[1], value)
         elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
             self.class_fields.setdefault(left[0], {}).setdefault(left[2], value)
+        elif len(left) == 2 and self._class_of(node) == left[0]:
+            # `Hub.instance = new Hub()` in a static method of `Hub`: its singleton, which an
+            # accessor (`static getInstance() { ...; return Hub.instance }`) gives back
+            self.class_fields.setdefault(left[0], {}).setdefault(left[1], value)
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -3234,7 +3244,7 @@ class _Reader:
                 and scopes is not None
                 and scopes.shadows(reached, name)
             ):
-                return self._expr(node)  # one of several locals so named: `_scoped_read`
+                return self._scoped_owner(node, reached[1])
             if isinstance(bound, Param) and self._within(node, bound.function):
                 return bound  # `const api = server.select('api')`: the parameter, narrowed
             if name not in self.bindings or shadowed:
@@ -3266,6 +3276,20 @@ class _Reader:
         if name not in self._then_names:
             return None
         return js_dynimport.loaded(self, node, name, self._then_params)
+
+    def _scoped_owner(self, node: _Node, declarator: _Node) -> Expr | None:
+        """A router-position local that is one of several locals so named (`_scoped_read`),
+        declared by `declarator`: the parameter of its function it holds (`const app =
+        root.withTypeProvider<T>()` or `const app = root` while a caller declares an `app` of
+        its own), as for a local declared once; else the local under its own name."""
+        scoped = self._expr(node)
+        held = self.bindings.get(scoped.path[0]) if isinstance(scoped, Sym) else None
+        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        if not isinstance(held, Param) and value is not None and value.type == "identifier":
+            held = self._owner(value)  # `const app = root`: the parameter itself
+        if isinstance(held, Param) and self._within(node, held.function):
+            return held
+        return scoped
 
     def _within(self, node: _Node, function: str) -> bool:
         """Whether `node` is inside the function whose site is `function`."""
@@ -3367,22 +3391,40 @@ class _Reader:
             if member.type == "method_definition":
                 method = self._text(member.child_by_field_id(self.fields.name))
                 if method:  # the constructor too: what a `new` site calls
-                    fields.setdefault(method, self._function(member, method))
-            elif member.type == "public_field_definition":  # `static up = (app) => ...`
+                    fields.setdefault(method, self._method_value(member, method))
+            elif member.type in _CLASS_FIELDS:  # `static up = (app) => ...`
                 value = _unwrap(member.child_by_field_id(self.fields.value))
-                field = self._text(member.child_by_field_id(self.fields.name))
+                named = member.child_by_field_name(_CLASS_FIELDS[member.type])
+                field = self._text(named)
                 if field and value is not None and value.type in _FUNCTION_VALUES:
                     fields.setdefault(field, self._function(value, field))
+                elif field and value is not None and value.type == "new_expression":
+                    made = self._expr(value)  # `static shared = new Hub()`: an instance
+                    if made is not None:
+                        fields.setdefault(field, made)
+
+    def _method_value(self, member: _Node, name: str) -> Expr:
+        """A method as `instance.name` reads it: a function to call, but a getter
+        (`static get current() { ...; return Hub.#hub }`) gives what it returns, read as a
+        field (None-valued getters stay functions: nothing to read)."""
+        method = self._function(member, name)
+        getter = any(child.type == "get" for child in member.children)
+        return method.returns if getter and method.returns is not None else method
 
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
         `register(app, auth)`: looked for only where a name this file binds to a router, a
         parameter used as one, or a parameter passed on to a function of the project's, is an
-        argument (a call of every other kind is left unread)."""
+        argument (a call of every other kind is left unread). A local bound under a name of
+        its own (one of several declarations of its name, `js_scopes`) is looked for as the
+        source spells it: `const app = fastify(); await wire(app)` in one function while
+        `wire` declares an `app` of its own."""
         names = sorted(
-            name.encode()
-            for name, value in self.bindings.items()
-            if isinstance(value, RouterRef | ImportRef)
+            {
+                js_scopes.spelled(name).encode()
+                for name, value in self.bindings.items()
+                if isinstance(value, RouterRef | ImportRef)
+            }
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
@@ -4021,6 +4063,11 @@ class _Reader:
             if operator in {"??", "||"} and left.startswith("process.env"):
                 return self._fallback(body, self._value)  # the default: a parameter, bound
             return None
+        elif body is not None and body.type in _ASSIGNMENTS:
+            # `return Hub.instance ??= new Hub()`: the field, once the assignment ran
+            body = _unwrap(body.child_by_field_id(self.fields.left))
+            if body is None or body.type != "member_expression":
+                return None
         elif body is None or body.type not in _RETURNED:
             return None
         scoped, self._scoped = self._scoped, True  # its parameters: what each call passes
@@ -4308,6 +4355,16 @@ def _valued_returns(body: _Node) -> int:
             continue
         stack.extend(node.named_children)
     return count
+
+
+def _defaulted_field(operator: _Node) -> bool:
+    """Whether `operator` is the `??=` or `||=` of `owner.field ??= value`: a field given a
+    value when it has none (a singleton's `Hub.instance ??= new Hub()`), read as assigned."""
+    parent = operator.parent
+    if parent is None or parent.type != "augmented_assignment_expression":
+        return False
+    left = _unwrap(parent.child_by_field_name("left"))
+    return operator.type in {"??=", "||="} and left is not None and left.type == "member_expression"
 
 
 def _star_export(node: _Node) -> bool:
