@@ -22,6 +22,7 @@ from . import (
     flow,
     js_dirload,
     js_hooks,
+    js_library_tables,
     js_loops,
     js_pushed,
     js_rebound,
@@ -77,6 +78,7 @@ from .model import (
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -382,7 +384,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
-        unread=unread_uses(source, "javascript"),
+        unread=js_library_tables.still_unread(unread_uses(source, "javascript"), reader),
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
@@ -395,6 +397,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         param_calls=reader.param_calls,
         env_loads=tuple(reader.env_loads),
         env_paths=tuple(reader.env_paths),
+        registered=tuple(reader.registered),
     )
 
 
@@ -560,6 +563,10 @@ class _Reader:
         self._rebound: js_rebound.Rebound | None = None  # names bound more than once
         self._scopes: js_scopes.Scopes | None = None  # which declaration a name read reaches
         self._reading: set[int] = set()  # declarators whose value is being read (`_scoped_read`)
+        # a library's adapter taken here (`js_library_tables`): the router's site -> package
+        self.library_takes: dict[str, str] = {}
+        self._library_seeds = js_library_tables.seeded(source)
+        self.registered: list[Registered] = []  # values register calls run as plugins
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -1916,6 +1923,14 @@ class _Reader:
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
         if framework.plugin_key:  # hapi's: under the register's `routes.prefix`, as any plugin's
             self._generated(node, child, plugin_node, framework, args[1] if len(args) > 1 else None)
+        if isinstance(plugin, RouterRef) and plugin.router_id in self.library_takes:
+            # `register(board.registerPlugin(), { prefix })`: a library's table on the child,
+            # listed at the register call
+            self.uses.append(UseDecl(child, ((plugin, Auth()),), line))
+            js_library_tables.registered_at(self, plugin, line)
+        elif isinstance(plugin, Sym | ImportRef | Member | Param):  # a library's value?
+            ran = self._value(plugin_node) or plugin
+            self.registered.append(Registered(child, ran, line, self._enclosing(node)))
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
@@ -2380,6 +2395,10 @@ class _Reader:
             return _pattern(self._text(node))
         if kind in {"call_expression", "new_expression"} and (made := self._regexp(node)):
             return made
+        if kind == "call_expression" and self._library_seeds:
+            took = js_library_tables.taken(self, node)  # `board.getRouter()`
+            if took is not None:
+                return took
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2467,9 +2486,9 @@ class _Reader:
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
-            if isinstance(base, Param):  # `item.plugin` of a callback's item
-                return Member(base, (prop,))
-            if isinstance(base, Member) and isinstance(base.base, Param):
+            if isinstance(base, Param | ImportRef):  # `item.plugin` of a callback's item,
+                return Member(base, (prop,))  # `require('pkg').Util.Hapi` of an export's
+            if isinstance(base, Member) and isinstance(base.base, Param | ImportRef):
                 return Member(base.base, (*base.path, prop))
             if isinstance(base, Sym) and self._path(node) is None:
                 return Sym((*base.path, prop))  # `app['layout'].mounts`
@@ -4286,6 +4305,8 @@ def _member(value: Expr, key: str) -> Expr | None:
         return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr == "default":
         return ImportRef(value.module, key, value.origin)
+    if isinstance(value, ImportRef) and value.attr is not None:  # `{ A } = require('m').Util`
+        return Member(value, (key,))
     if isinstance(value, Sym):
         return Sym((*value.path, key))
     if isinstance(value, Call) and isinstance(value.callee, Sym):
