@@ -1930,7 +1930,7 @@ class _Reader:
             js_library_tables.registered_at(self, plugin, line)
         elif isinstance(plugin, Sym | ImportRef | Member | Param):  # a library's value?
             ran = self._value(plugin_node) or plugin
-            self.registered.append(Registered(child, ran, line, self._enclosing(node)))
+            self.registered.append(Registered(parent, child, ran, line, self._enclosing(node)))
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(

@@ -159,7 +159,7 @@ def _bull_board(adapter: str, framework: str, taken_by: str, base: str = "mount"
     """bull-board's server adapter `@bull-board/<adapter>`: `new <Adapter>Adapter()`, then
     `getRouter()` (Express: an app mounted by `use`) or `registerPlugin()` (a Fastify or hapi
     plugin registered under the register's prefix; a Koa middleware mounting itself)."""
-    cls = {"express": "Express", "fastify": "Fastify", "koa": "Koa", "hapi": "Hapi"}[adapter]
+    cls = adapter.capitalize()
     own = (_BULL_BOARD_STATIC[framework],) if framework in _BULL_BOARD_STATIC else ()
     return LibraryTable(
         f"@bull-board/{adapter}",
@@ -203,8 +203,6 @@ RECORDS = (
         ((12, 2, 0), (12, 8, 9)),
     ),
 )
-BY_KEY = {r.key: r for r in RECORDS}
-PACKAGES = frozenset(r.library for r in RECORDS)
 ADAPTERS = {(r.library, r.made_by): r for r in RECORDS if r.made_by}
 TAKEN_BY = frozenset(r.taken_by for r in RECORDS if r.taken_by)
 
@@ -239,7 +237,7 @@ def option_routes(record: LibraryTable) -> OptionRoutes:
         served: list[tuple[str, str]] = []
         open_: list[str] = []
         for route in (r for r in record.routes if r.served_in(version)):
-            if route.needs and not _needed(route, options, served, open_):
+            if route.needs and not _needed(route, options, open_):
                 continue
             served.append((route.method, _spelled(route.path, record.framework)))
         return tuple(served), "; ".join(dict.fromkeys(open_))
@@ -248,9 +246,7 @@ def option_routes(record: LibraryTable) -> OptionRoutes:
     return OptionRoutes(record.library, names, starts, routes, record.read)
 
 
-def _needed(
-    route: TableRoute, options: Options, served: list[tuple[str, str]], open_: list[str]
-) -> bool:
+def _needed(route: TableRoute, options: Options, open_: list[str]) -> bool:
     """Whether a route that `needs` an option is listed; why it is left open, in `open_`."""
     if route.needs not in options or options[route.needs] is False:
         return False  # the option not given: not served

@@ -2635,7 +2635,7 @@ class _RouteResolver:
                 place = (chain[-1][0], chain[-1][1].line)
                 bound = self._through(registered.plugin, path, site, chain)
                 seen = self._library_value(path, node, registered, bound, place) and seen
-            if not seen:
+            if not seen and self._owners(path, registered.owner):  # a router's register
                 detail = (
                     f"the plugin registered here is `{describe(registered.plugin)}`, what the "
                     "callers of the function it is written in pass, which the scanned calls do "

@@ -309,12 +309,13 @@ class LoadDecl:
 
 @dataclass(frozen=True, slots=True)
 class Registered:
-    """A value a register call runs as a plugin on the child router `router` it makes
-    (Fastify's `register(plugin, opts)`, hapi's `register({ plugin })`), as read where it is
-    written (a parameter of the function `scope` as a `Param`): the linker lists the routes
+    """A value a register call on `owner` runs as a plugin on the child router `router` it
+    makes (Fastify's `register(plugin, opts)`, hapi's `register({ plugin })`), as read where it
+    is written (a parameter of the function `scope` as a `Param`): the linker lists the routes
     of a library's value a record names (`library_tables`: `plugin` of
     `@mojaloop/central-services-metrics`), through the calls that pass it in."""
 
+    owner: Expr
     router: Expr
     plugin: Expr
     line: int

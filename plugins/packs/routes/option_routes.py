@@ -302,11 +302,24 @@ def served(
     some = sorted({r for s in sets for r in s} - set(common))
     if some:
         told = ", ".join(f"`{m} {p}`" for m, p in some)
-        versions = " and ".join(_era_label(record, i) for i in admitted)
+        versions = _eras_label(record, admitted)
         reasons.append(
             f"it serves {told} in some of the versions the repository may install ({versions})"
         )
     return common, "; ".join(reasons)
+
+
+def _eras_label(record: OptionRoutes, admitted: tuple[int, ...]) -> str:
+    """The admitted eras as versions: each ("before 4.4 and from 5.0"), or past four in a row
+    their span ("3.0.0 to before 9.5.0": a table changing at many of the releases read)."""
+    if len(admitted) > 4 and admitted == tuple(range(admitted[0], admitted[-1] + 1)):
+        first = _era_label(record, admitted[0]).split(" to before ")[0]
+        last = _era_label(record, admitted[-1])
+        end = last.split(" to before ")[1] if " to before " in last else ""
+        if first.startswith("before "):  # the first era open below
+            return f"before {end}" if end else "every version"
+        return f"{first} to before {end}" if end else f"from {first.removeprefix('from ')}"
+    return " and ".join(_era_label(record, i) for i in admitted)
 
 
 def _era_label(record: OptionRoutes, index: int) -> str:
