@@ -376,3 +376,18 @@ def test_library_tables_scanned_with_the_pre_filter_are_the_scan_of_every_file(
     assert parsed[1] < parsed[0]
     for name in ("GET /jobs/api/queues", "GET /more/api/queues", "GET /swagger.json"):
         assert f'"{name}"' in documents[1], name
+
+
+def test_a_register_method_of_no_router_is_no_plugin_left_unknown() -> None:
+    files = {
+        "api/accounts.js": (
+            "const Accounts = require('./accounts-service');\n"
+            "module.exports = async function (fastify) {\n"
+            "  const accounts = new Accounts();\n"
+            "  fastify.post('/signup', async (request) => accounts.register(request.body));\n"
+            "};\n"
+        ),
+        "api/accounts-service.js": "module.exports = class { register(form) { return form; } };\n",
+    }
+    assert names(files) == {"POST /signup"}
+    assert "UNRESOLVED_ROUTER" not in finding_places(files)
