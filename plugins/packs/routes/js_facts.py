@@ -23,6 +23,7 @@ from . import (
     js_dirload,
     js_dynimport,
     js_hooks,
+    js_library_tables,
     js_loops,
     js_pushed,
     js_rebound,
@@ -78,6 +79,7 @@ from .model import (
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -386,7 +388,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
-        unread=unread_uses(source, "javascript"),
+        unread=js_library_tables.still_unread(unread_uses(source, "javascript"), reader),
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
@@ -399,6 +401,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         param_calls=reader.param_calls,
         env_loads=tuple(reader.env_loads),
         env_paths=tuple(reader.env_paths),
+        registered=tuple(reader.registered),
     )
 
 
@@ -568,6 +571,10 @@ class _Reader:
         # the parameters of callbacks given to `import(…).then(…)`, by the callback's node id
         self._then_params: dict[int, dict[str, Expr]] = {}
         self._then_names: frozenset[str] = frozenset()
+        # a library's adapter taken here (`js_library_tables`): the router's site -> package
+        self.library_takes: dict[str, str] = {}
+        self._library_seeds = js_library_tables.seeded(source)
+        self.registered: list[Registered] = []  # values register calls run as plugins
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -1943,6 +1950,14 @@ class _Reader:
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
         if framework.plugin_key:  # hapi's: under the register's `routes.prefix`, as any plugin's
             self._generated(node, child, plugin_node, framework, args[1] if len(args) > 1 else None)
+        if isinstance(plugin, RouterRef) and plugin.router_id in self.library_takes:
+            # `register(board.registerPlugin(), { prefix })`: a library's table on the child,
+            # listed at the register call
+            self.uses.append(UseDecl(child, ((plugin, Auth()),), line))
+            js_library_tables.registered_at(self, plugin, line)
+        elif isinstance(plugin, Sym | ImportRef | Member | Param):  # a library's value?
+            ran = self._value(plugin_node) or plugin
+            self.registered.append(Registered(parent, child, ran, line, self._enclosing(node)))
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
@@ -2417,6 +2432,10 @@ class _Reader:
             imported = js_dynimport.value(self, node)
             if imported is not None:  # `import('./x')`: the module's namespace
                 return imported
+        if kind == "call_expression" and self._library_seeds:
+            took = js_library_tables.taken(self, node)  # `board.getRouter()`
+            if took is not None:
+                return took
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2506,9 +2525,9 @@ class _Reader:
                 return self._ref(base.module, prop)
             if isinstance(base, ImportRef) and base.attr is None:  # (await import('./x')).default
                 return ImportRef(base.module, prop, base.origin)
-            if isinstance(base, Param):  # `item.plugin` of a callback's item
-                return Member(base, (prop,))
-            if isinstance(base, Member) and isinstance(base.base, Param):
+            if isinstance(base, Param | ImportRef):  # `item.plugin` of a callback's item,
+                return Member(base, (prop,))  # `require('pkg').Util.Hapi` of an export's
+            if isinstance(base, Member) and isinstance(base.base, Param | ImportRef):
                 return Member(base.base, (*base.path, prop))
             if isinstance(base, Sym) and self._path(node) is None:
                 return Sym((*base.path, prop))  # `app['layout'].mounts`
@@ -4379,6 +4398,8 @@ def _member(value: Expr, key: str) -> Expr | None:
         return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr in {"default", None}:
         return ImportRef(value.module, key, value.origin)  # a namespace's too: `import()`'s
+    if isinstance(value, ImportRef) and value.attr is not None:  # `{ A } = require('m').Util`
+        return Member(value, (key,))
     if isinstance(value, Sym):
         return Sym((*value.path, key))
     if isinstance(value, Call) and isinstance(value.callee, Sym):

@@ -22,7 +22,7 @@ from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_
 from ..scan_document import JSONObject, at
 from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
-from . import flask_config, js_dirload, js_strings, option_routes
+from . import flask_config, js_dirload, js_strings, library_tables, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
@@ -37,6 +37,7 @@ from .frameworks import (
     NOT_ROUTER_PACKAGES,
     PYTHON,
     READ,
+    UNREAD_PACKAGES,
 )
 from .js_modules import JsModules, package_name
 from .js_scopes import spelled
@@ -102,6 +103,7 @@ from .model import (
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -115,7 +117,7 @@ from .model import (
 from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
 from .nextjs import APP_METHODS
-from .option_routes import BY_LIBRARY as OPTION_ROUTES
+from .option_routes import BY_LIBRARY
 from .paths import (
     brace_path,
     flask_path,
@@ -129,6 +131,9 @@ from .paths import (
 )
 from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
+# the records of routes a library serves of its own: those its options fix (`option_routes`)
+# and those of a fixed table under a base the project chooses (`library_tables`)
+OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
@@ -1272,6 +1277,7 @@ class _RouteResolver:
         for path, facts in self.modules.items():
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
+            self._library_values(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1611,10 +1617,13 @@ class _RouteResolver:
         named where it is used; an app or router of one it reads, when no route is listed at
         all, is named where it is created (its routes are registered in ways not followed)."""
         places: dict[str, list[JSONObject]] = {}
+        listed = {route.library for route in found if route.library}  # `library_tables`' too
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
                 if framework == FLASK_ADMIN.name and self.admin_read:  # `_flask_admin` named it
                     continue
+                if UNREAD_PACKAGES.get(framework, frozenset({""})) <= listed:
+                    continue  # a library whose routes its record lists: said there
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             code, detail = UNRESOLVED_ROUTE, _generated(framework)
@@ -2605,6 +2614,66 @@ class _RouteResolver:
                     "they register are not listed",
                 )
 
+    def _library_values(self, path: str, facts: ModuleFacts) -> None:
+        """The values the file's register calls run as plugins (`Registered`) that are a
+        library's value a record names (`library_tables`: `@mojaloop/central-services-
+        metrics`' `plugin`, an adapter's `registerPlugin()` made in another module): the
+        record's routes on the register's child router, its options out of sight. A value
+        given by the callers of the function the call is written in is each value a chain of
+        calls passes (an item of a list of plugins too), placed where the outermost call is;
+        one no scanned chain of calls shows is an `UNRESOLVED_ROUTER` at the register call
+        (the project's own plugins among them are read where they are written)."""
+        for registered in facts.registered:
+            node = self._owner(path, registered.router)
+            if node is None:
+                continue
+            site = _param_site(registered.plugin)
+            if site is None:
+                self._library_value(path, node, registered, registered.plugin, None)
+                continue
+            chains = self._chains(path, site)
+            seen = bool(chains)
+            for chain in chains:
+                place = (chain[-1][0], chain[-1][1].line)
+                bound = self._through(registered.plugin, path, site, chain)
+                seen = self._library_value(path, node, registered, bound, place) and seen
+            if not seen and self._owners(path, registered.owner):  # a router's register
+                detail = (
+                    f"the plugin registered here is `{describe(registered.plugin)}`, what the "
+                    "callers of the function it is written in pass, which the scanned calls do "
+                    "not show: routes a library's plugin among it serves are not listed"
+                )
+                self._unresolved(UNRESOLVED_ROUTER, path, registered.line, detail)
+
+    def _library_value(
+        self,
+        path: str,
+        node: _Node,
+        registered: Registered,
+        value: Expr,
+        place: tuple[str, int] | None,
+    ) -> bool:
+        """`_library_values` for one value (a list: each item) a register call runs; whether
+        the scan shows what it is (each item of a list)."""
+        entity = self._settled(self.evaluate(path, value))
+        items = self._listed(entity)
+        shown = entity is not None
+        for file, item in items if items is not None else [(path, None)]:
+            one = entity if item is None else self._settled(self.evaluate(file, item))
+            shown = shown and one is not None
+            if not isinstance(one, _External):
+                continue
+            record = library_tables.by_value(one.module, one.path)
+            if record is None or record.framework != node.decl.framework:
+                continue
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                registered.router, Opaque(), None, registered.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown, called_at=place,
+            )  # fmt: skip
+            node.routes.append((path, routes))
+        return shown
+
     def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
         """A registered plugin that a call of `expr.factory` makes: the function it returns
         when the factory is a project function that returns one (its `plugin`); `_OneOf` of
@@ -3193,12 +3262,17 @@ class _RouteResolver:
                 prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
                 args.pop(0)
             elif not isinstance(first, _Router | _Scoped | _External) and any(
-                isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
+                isinstance(v := self.evaluate(path, e), _Router)
+                or (isinstance(v, _External) and library_tables.by_value(v.module, v.path))
+                for e, _ in args[1:]
+                if e is not None
             ):
                 prefix_expr = args.pop(0)[0] or Opaque()
         guards: list[Expr] = []
-        for expr, auth in args:
+        for index, (expr, auth) in enumerate(args):
             child = self.evaluate(path, expr) if expr is not None else None
+            if isinstance(child, _External) and expr is not None:
+                child = self._library_router(node, path, use, index, child) or child
             if isinstance(child, _Router) and expr is not None:
                 mount = MountDecl(
                     use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)),
@@ -3227,6 +3301,29 @@ class _RouteResolver:
             if verdict != NONE:
                 guards += auth.guards
                 node.guards.append((path, use.line, prefix or "", verdict))
+
+    def _library_router(
+        self, node: _Node, path: str, use: UseDecl, index: int, value: _External
+    ) -> _Router | None:
+        """A library's router a record names (`library_tables`), given to `use()` where the
+        scan shows only the package's value (an adapter made in another module:
+        `app.use('/queues', board.getRouter())`): a router of the record's framework made
+        here, serving its table (its options out of sight; a value that mounts itself, under
+        a base not known). None for any other value."""
+        record = library_tables.by_value(value.module, value.path)
+        if record is None or record.framework != node.decl.framework:
+            return None
+        key = (path, f"{use.line}:{index}:{record.key}")
+        if key not in self.nodes:
+            prefix = Opaque() if record.base == "own" else None
+            self.nodes[key] = _Node(path, RouterDecl(key[1], record.framework, use.line, prefix))
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                RouterRef(key[1]), Opaque(), None, use.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown,
+            )  # fmt: skip
+            self.nodes[key].routes.append((path, routes))
+        return _Router(key)
 
     def _attach_list(self, path: str, routes: Expr, key: tuple[str, str], depth: int) -> None:
         entity = self.evaluate(path, routes)
@@ -3783,16 +3880,20 @@ class _RouteResolver:
         gaps: tuple[Gap, ...],
         assumed: tuple[str, ...],
     ) -> None:
-        """The routes a documentation plugin serves (`option_routes`), from its options as
-        the register call gives them and the versions the `package.json` nearest `path`
-        declares: each listed at the call with `attrs.library`, as a route written there
-        would be; what an option out of sight or the versions leave open, a finding there."""
+        """The routes a documentation plugin serves (`option_routes`), or a library's fixed
+        table (`library_tables`), from its options as the register call gives them and the
+        versions the `package.json` nearest `path` declares: each listed at the call with
+        `attrs.library`, as a route written there would be; what an option out of sight, the
+        versions, or versions outside those the record was read from leave open, a finding
+        there."""
         record = OPTION_ROUTES[route.generated_by]
         options: dict[str, str | bool | None] = {}
         for name, value in route.documented or ():
             options[name] = value if isinstance(value, bool) else self._string(path, value)
-        admitted = option_routes.eras(record, self._declared_range(path, record.library))
+        admits = self._declared_range(path, record.library)
+        admitted, outside = option_routes.unread(record, admits)
         listed, left = option_routes.served(record, options, admitted)
+        left = "; ".join(reason for reason in (outside, left) if reason)
         for method, served in listed:
             one = replace(
                 route, path=Lit(served), methods=(method,), methods_unknown=False,
@@ -3801,7 +3902,7 @@ class _RouteResolver:
             self._found(found, node, path, one, base, auth, gaps, assumed)
         if left:
             detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            self._unresolved(UNRESOLVED_ROUTE, *(route.called_at or (path, route.line)), detail)
 
     def _every_methods(self, path: str, place: tuple[str, int], framework: str) -> tuple[str, ...]:
         """The methods an `all` route of `path` registers: those of the framework's record

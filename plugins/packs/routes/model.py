@@ -308,6 +308,21 @@ class LoadDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Registered:
+    """A value a register call on `owner` runs as a plugin on the child router `router` it
+    makes (Fastify's `register(plugin, opts)`, hapi's `register({ plugin })`), as read where it
+    is written (a parameter of the function `scope` as a `Param`): the linker lists the routes
+    of a library's value a record names (`library_tables`: `plugin` of
+    `@mojaloop/central-services-metrics`), through the calls that pass it in."""
+
+    owner: Expr
+    router: Expr
+    plugin: Expr
+    line: int
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Bound:
     """`expr` as written in the file `file`: what a parameter stands for once a call of its
     function, in another file, is followed (the linker substitutes it for the `Param`)."""
@@ -957,6 +972,8 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # JavaScript: the values its register calls run as plugins (`Registered`)
+    registered: tuple[Registered, ...] = ()
     # JavaScript: the environment-file paths it exports (`export const envFile =
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
@@ -1008,6 +1025,7 @@ _pickled_by_fields(
     PathCall,
     LoadDecl,
     EnvLoad,
+    Registered,
     DependencyAlias,
     StarletteRoutes,
     Opaque,
