@@ -71,9 +71,11 @@ from .model import (
     ModuleFacts,
     Namespace,
     NestFacts,
+    NextHandler,
     NoGuard,
     OneOf,
     Opaque,
+    PageExtensions,
     Param,
     PathCall,
     Pattern,
@@ -374,11 +376,13 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     root, language = parsed(source, path)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
-    served = nextjs.route_file(path)
-    if served is not None:
-        reader.file_routes(*served)
-    elif nextjs.config_file(path, source):
-        reader.base_path()
+    next_handlers = reader.next_handlers() if nextjs.candidate(path) else None
+    page_extensions = None
+    if nextjs.config_file(path, source):
+        if b"basePath" in source:
+            reader.base_path()
+        if b"pageExtensions" in source:
+            page_extensions = reader.page_extensions()
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -402,6 +406,8 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         env_loads=tuple(reader.env_loads),
         env_paths=tuple(reader.env_paths),
         registered=tuple(reader.registered),
+        next_handlers=next_handlers,
+        page_extensions=page_extensions,
     )
 
 
@@ -736,53 +742,55 @@ class _Reader:
                 del self.routers[value.router_id]
                 self.bindings[name] = Sym((*decl.subclass.path, CALL))
 
-    def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
-        """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
-        answers every method (one route per verb, as Express's `all`), an App Router file's
-        exported `GET`, `POST`... functions each answer theirs. The handler is all there is
-        between a caller and the route besides the project's `middleware.ts`, which is not
-        read (an `Opaque` step): the route is `required` when the handler's own text answers
-        401/403, or a wrapper it is passed to guards (`export default withAuth(handler)`), else
-        `unknown`, never `none`."""
-        if kind == nextjs.PAGES:
-            handlers = [(m, "default") for m in ALL_METHODS if "default" in self.exports]
-        else:
-            handlers = [(m, m) for m in nextjs.APP_METHODS if m in self.exports]
-        if not handlers and not (kind == nextjs.APP and self.star_exports):
-            return
-        site = f"{self.path}:nextjs"
-        self.routers[site] = RouterDecl(site, NEXTJS, 1, app=True)
-        if not handlers:  # `export * from './handlers'`: which methods is not read
-            for path in paths:
-                self.routes.append(
-                    RouteDecl(RouterRef(site), Lit(path), None, 1, methods_unknown=True)
-                )
-        for method, name in handlers:
-            value = self.exports[name]
-            handler = ".".join(value.path) if isinstance(value, Sym) else None
-            line = self.export_lines.get(name, 1)
-            for path in paths:
-                self.routes.append(
-                    RouteDecl(RouterRef(site), Lit(path), (method,), line, handler,
-                              auth=Auth((value, Opaque())))
-                )  # fmt: skip
+    def next_handlers(self) -> tuple[NextHandler, ...]:
+        """What a file that may be a Next.js route file answers with: its default export (a
+        Pages Router file's handler) and the methods it exports (an App Router file's), each
+        at its export's line. Which it is, and its path, the project's settings decide
+        (`next_projects`)."""
+        return tuple(
+            NextHandler(name, self.exports[name], self.export_lines.get(name, 1))
+            for name in ("default", *nextjs.APP_METHODS)
+            if name in self.exports
+        )
 
     def base_path(self) -> None:
         """`basePath` of a Next.js config (`module.exports = { basePath: '/docs' }`, a named
-        config object exported, `export default`): the global prefix of every Next.js route.
-        A config that names `basePath` in a way not read (wrapped by a plugin call, computed)
-        is a global prefix not known: the linker says so at this file."""
+        config object exported, `export default`): the prefix of every route of its project
+        (`next_projects`). A config that names `basePath` in a way not read (wrapped by a
+        plugin call, computed, spread from another object) is a prefix not known: the linker
+        says so at this file."""
+        prefix = self._config_setting("basePath")
+        if prefix is not None:
+            line = self.export_lines.get("default", 1)
+            self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
+
+    def page_extensions(self) -> PageExtensions | None:
+        """`pageExtensions` of a Next.js config, exported as `basePath` is: a literal list of
+        strings (or a name the file binds to one); one named in a way not read (a wrapped
+        config, a computed list) is `PageExtensions(None, …)`, a finding at the config."""
+        value = self._config_setting("pageExtensions")
+        if value is None:
+            return None
+        if isinstance(value, Sym) and len(value.path) == 1:
+            value = self.bindings.get(value.path[0], value)
+        line = self.export_lines.get("default", 1)
+        if isinstance(value, Items) and all(isinstance(v, Lit) for v in value.values):
+            return PageExtensions(tuple(v.value for v in value.values if isinstance(v, Lit)), line)
+        return PageExtensions(None, line)
+
+    def _config_setting(self, name: str) -> Expr | None:
+        """The value of `name` in a Next.js config's default export (through the name it is
+        bound to): None where the config does not set it, `Opaque()` where that is not read
+        (no object literal, or one spreading others that may set it)."""
         config = self.exports.get("default")
         if isinstance(config, Sym) and len(config.path) == 1:
             config = self.bindings.get(config.path[0], config)
-        prefix: Expr = Opaque()
-        if isinstance(config, Namespace):
-            fields = dict(config.fields)
-            if "basePath" not in fields:
-                return
-            prefix = fields["basePath"]
-        line = self.export_lines.get("default", 1)
-        self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
+        if not isinstance(config, Namespace):
+            return Opaque()
+        fields = dict(config.fields)
+        if name in fields:
+            return fields[name]
+        return Opaque() if config.bases else None
 
     # -- imports, declarations, exports ----------------------------------------------------
 

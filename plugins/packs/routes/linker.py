@@ -22,7 +22,15 @@ from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_
 from ..scan_document import JSONObject, at
 from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
-from . import flask_config, js_dirload, js_strings, library_tables, option_routes
+from . import (
+    flask_config,
+    js_dirload,
+    js_strings,
+    library_tables,
+    next_projects,
+    nextjs,
+    option_routes,
+)
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
@@ -116,7 +124,6 @@ from .model import (
 )
 from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
-from .nextjs import APP_METHODS
 from .option_routes import BY_LIBRARY
 from .paths import (
     brace_path,
@@ -426,6 +433,7 @@ class LinkMemo:
     def __init__(self) -> None:
         self.calls: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
         self.index: tuple[tuple[object, ...], _Index] | None = None
+        self.next_files = next_projects.PlacedMemo()  # each Next.js route file's placed facts
 
     def spelled(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
         kept = self.calls.get(id(facts))
@@ -441,6 +449,7 @@ class LinkMemo:
         linked = {id(facts) for facts in modules.values()}
         for gone in [key for key in self.calls if key not in linked]:
             del self.calls[gone]
+        self.next_files.only(linked)
 
 
 def resolve_routes_and_asked(
@@ -488,7 +497,11 @@ class _RouteResolver:
         self.glob_steps = js_dirload.GLOB_STEPS
         self.sorted_files: list[str] | None = None
         self.touched: set[str] = set()
-        self.modules = self._loaded(modules)
+        self.next_configs = next_projects.configs(self.files)  # each Next.js project's folder
+        placed, self.next_gaps = next_projects.placed(
+            modules, self.next_configs, self.memo.next_files
+        )
+        self.modules = self._loaded(placed)
         self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
@@ -542,6 +555,8 @@ class _RouteResolver:
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
+        for file, line, detail in self.next_gaps:  # a Next.js config's `pageExtensions` unread
+            self._unresolved(UNRESOLVED_ROUTE, file, line, detail)
         self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
         # what Flask's `current_app` stands for (`_current_app`), and the finding its routes
         # carry when several apps may be it
@@ -4090,7 +4105,7 @@ class _RouteResolver:
             facts = self._facts(target)
             names.update(facts.exports)
             pending += ((target, more) for more in facts.star_exports)
-        return tuple(m for m in APP_METHODS if m in names)
+        return tuple(m for m in nextjs.APP_METHODS if m in names)
 
     def _view_methods(self, entity: _Scoped, verbs: Mapping[str, object]) -> tuple[str, ...] | None:
         """The methods Flask serves a view class at when `add_url_rule` names none (the view
@@ -4171,6 +4186,8 @@ class _RouteResolver:
         serves it; one that is computed, or two that differ, or an exclude list not read, is a
         gap (the route is listed without the prefix, or under it)."""
         declared = self._declared_prefixes(framework, file)
+        if not declared:  # none serves this file's routes (another Next.js project's)
+            return join_prefix(version, full) if version else full, gaps
         key = (framework, "|".join(f"{path}:{g.line}" for path, g in declared))
         if key not in self.globals:
             self.globals[key] = self._global_prefix(declared)
@@ -4193,13 +4210,17 @@ class _RouteResolver:
     def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
         """The global prefixes of `framework` that serve the routes of `file`: all, unless
         they differ, as in a repository of several apps (each `main.ts` its own); then those
-        of the app whose folder (the one above its `src/`) holds `file` most closely."""
+        of the app whose folder (the one above its `src/`) holds `file` most closely. A Next.js
+        `basePath` serves the routes of its config's project only (`nextjs.project_of`)."""
         declared = [
             (path, g)
             for path, facts in self.modules.items()
             for g in facts.global_prefixes
             if g.framework == framework
         ]
+        if framework == NEXTJS:  # a config's `basePath` serves its own project's routes only
+            project = nextjs.project_of(file, self.next_configs)
+            return [(path, g) for path, g in declared if posixpath.dirname(path) == project]
         if len({self._string(path, g.prefix) for path, g in declared}) < 2:
             return declared
         rooted = [(app_root(path), path, g) for path, g in declared]

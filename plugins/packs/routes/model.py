@@ -853,6 +853,27 @@ class GlobalPrefix:
 
 
 @dataclass(frozen=True, slots=True)
+class NextHandler:
+    """An export a Next.js route file answers with (`next_projects`): `default` (a Pages Router
+    file's) or a method's name (an App Router file's `export async function GET`), its value as
+    the file binds it and the line it is exported at."""
+
+    export: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageExtensions:
+    """`pageExtensions` of a Next.js config (`next_projects`): the endings that make a file
+    below its project's `pages/` or `app/` a route file, the route named without it; None:
+    named in a way not read (a config a plugin call wraps, a computed list)."""
+
+    extensions: tuple[str, ...] | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Versioning:
     """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
     a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
@@ -950,6 +971,10 @@ class ModuleFacts:
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
+    # a file that may be a Next.js route file (`nextjs.candidate`): the exports it may answer
+    # with, placed where its project's settings are known (`next_projects`); None: no such file
+    next_handlers: tuple[NextHandler, ...] | None = None
+    page_extensions: PageExtensions | None = None  # a Next.js config's `pageExtensions`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
     composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
@@ -1042,6 +1067,8 @@ _pickled_by_fields(
     Store,
     PrefixDecl,
     GlobalPrefix,
+    NextHandler,
+    PageExtensions,
     ConfigKey,
     FlaskConfigRead,
     FlaskConfigWrite,
