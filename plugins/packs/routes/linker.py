@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Mapping
+import sys
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, TypeGuard
 
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
-from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
+from ..pymodules import MAX_ANCESTORS, REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
@@ -36,6 +37,19 @@ from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
 from .flask_admin import COMPUTED, AddView, AdminMake, Exposed, ViewCall, view_url
 from .flask_admin import join as blueprint_join
+from .flask_classful import (
+    METHODLESS,
+    Settings,
+    Table,
+    Value,
+    ViewClass,
+    ViewMethod,
+    ViewRegister,
+    build_rule,
+    linearized,
+    named_rule,
+    route_base,
+)
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
@@ -47,6 +61,7 @@ from .frameworks import (
     READ,
     UNREAD_PACKAGES,
 )
+from .frameworks import FLASK_CLASSFUL as LIBRARY
 from .js_modules import JsModules, package_name
 from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
@@ -1293,6 +1308,7 @@ class _RouteResolver:
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
             self._library_values(path, facts)
+            self._class_views(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1626,6 +1642,327 @@ class _RouteResolver:
         for base in entity.value.bases:
             self._admin_walk(self.evaluate(entity.file, base), library, exposed, defined,
                              depth + 1)  # fmt: skip
+
+    # -- Flask-Classful's views (`flask_classful`) ---------------------------------------------
+
+    def _class_views(self, path: str, facts: ModuleFacts) -> None:
+        """Each `View.register(app, ...)` of a class below Flask-Classful's `FlaskView`: the
+        routes the library makes of the class's members, each on the app or blueprint as its
+        `add_url_rule` there is (a blueprint's prefix, a wrapper's callers and an `if` around
+        the call apply as to any route). A class of another library registered so on a Flask
+        app or blueprint is named (`UNREAD_FRAMEWORK`), never silence."""
+        for register in facts.view_registers:
+            view = self.evaluate(path, register.view)
+            if isinstance(view, _Scoped) and isinstance(view.value, Namespace) and view.value.view:
+                self._register_view(path, register, view)
+            else:
+                self._unknown_view(path, register, view)
+
+    def _register_view(self, path: str, register: ViewRegister, view: _Scoped) -> None:
+        assert isinstance(view.value, Namespace) and view.value.view is not None
+        own = view.value.view
+        order = self._view_order(view)
+        if order is not None and not any(_library_view(base) for base in order):
+            self._unread_view_library(path, register, own.name, order)
+            return
+        settings = self._view_reading(path, register, order)
+        if isinstance(settings, str):
+            self._unresolved(UNRESOLVED_ROUTE, path, register.line,
+                             f"the Flask-Classful view `{own.name}` is registered here, but "
+                             f"{settings}: its routes are not listed")  # fmt: skip
+        elif not isinstance(register.target, Param) and not self._owners(path, register.target):
+            self._unresolved(UNRESOLVED_ROUTER, path, register.line,
+                             f"the Flask-Classful view `{own.name}` is registered here on "
+                             f"`{describe(register.target)}`, which is no Flask app or blueprint "
+                             "the scanned files show: its routes are not listed")  # fmt: skip
+        else:
+            assert order is not None
+            for route in self._view_routes(path, register, view, order, settings):
+                self._attach_route(path, route)
+
+    def _view_reading(
+        self, path: str, register: ViewRegister, order: list[_Scoped | _External | str] | None
+    ) -> Settings | str:
+        """The settings `register` builds the view's rules with; what keeps them from being
+        read, said as a finding's reason: bases past `MAX_ANCESTORS` (or in no order Python
+        accepts), options spread from a value, a `register` of the project's that does not
+        hand its app on to the library's (its own keywords are read: `super().register(app,
+        route_prefix='/x', **kwargs)`)."""
+        if order is None:
+            return f"its bases are more than {MAX_ANCESTORS} classes, or in no order Python accepts"
+        if register.unread:
+            return register.unread
+        options = dict(register.options)
+        override = next(((f, c.register) for f, c in _view_classes(order) if c.register), None)
+        if override is not None and not override[1].passes_on:
+            return (f"the `register` of its class at {override[0]}:{override[1].line} overrides "
+                    "the library's in a way not read (it does not hand its app on to "
+                    "`super().register(app, *args, **kwargs)`)")  # fmt: skip
+        if override is not None:
+            options.update((k, v) for k, v in override[1].keywords if k not in options)
+        return self._view_settings(path, register, order, options)
+
+    def _view_order(self, view: _Scoped) -> list[_Scoped | _External | str] | None:
+        """The view class's method resolution order (C3, as Python makes it): the project's
+        classes, the libraries' (`_External`) and, as their text, bases the scanned files do
+        not show; `object`, `abc.ABC` and `typing.Generic` add nothing and are left out."""
+        entities: dict[Hashable, _Scoped | _External | str] = {}
+
+        def key(entity: _Scoped | _External | str) -> Hashable:
+            found = (entity.file, id(entity.value)) if isinstance(entity, _Scoped) else entity
+            entities.setdefault(found, entity)
+            return found
+
+        def bases(at: Hashable) -> list[Hashable]:
+            entity = entities[at]
+            if not isinstance(entity, _Scoped) or not isinstance(entity.value, Namespace):
+                return []
+            found: list[Hashable] = []
+            for base in entity.value.bases:
+                inherited = self.evaluate(entity.file, base)
+                if isinstance(inherited, _Scoped) and isinstance(inherited.value, Namespace):
+                    found.append(key(inherited))
+                elif isinstance(inherited, _External):
+                    if ".".join((inherited.module, *inherited.path)) not in METHODLESS:
+                        found.append(key(inherited))
+                elif inherited is not None or describe(base) != "object":
+                    found.append(key(describe(base)))
+            return found
+
+        order = linearized(key(view), bases, MAX_ANCESTORS)
+        return [entities[k] for k in order] if order is not None else None
+
+    def _view_settings(
+        self,
+        path: str,
+        register: ViewRegister,
+        order: list[_Scoped | _External | str],
+        options: dict[str, Value],
+    ) -> Settings | str:
+        """What `register` reads: its own keywords over the class attributes (the nearest
+        class assigning each); what cannot be read, said as a finding's reason."""
+        written: dict[str, tuple[str, Value, int]] = {}
+        for file, cls in _view_classes(order):
+            for name, value, line in cls.settings:
+                written.setdefault(name, (file, value, line))
+        texts: dict[str, str | None] = {}
+        for name in ("route_base", "route_prefix"):
+            given = options.get(name)
+            text = self._setting_text(path, given) if given is not None else None
+            if given is not None and text is None:
+                return f"its `{name}` given to `register` is computed out of sight"
+            if text:  # `register` overrides the class's only with a truthy one
+                texts[name] = text
+                continue
+            file, value, line = written.get(name, (path, None, 0))
+            texts[name] = self._setting_text(file, value) if value is not None else None
+            if value is not None and texts[name] is None:
+                return f"its `{name}` ({file}:{line}) is computed out of sight"
+        flags: dict[str, bool] = {}
+        for name, default in (("trailing_slash", True), ("method_dashified", False),
+                              ("inspect_args", True)):  # fmt: skip
+            given = options.get(name)
+            file, value, line = written.get(name, (path, default, 0))
+            chosen = given if given is not None else value
+            if not isinstance(chosen, bool):
+                return f"its `{name}` ({file}:{line or register.line}) is computed out of sight"
+            flags[name] = chosen
+        lists: dict[str, tuple[str, ...]] = {}
+        for name in ("excluded_methods", "default_methods", "base_args"):
+            file, value, line = written.get(name, (path, None, 0))
+            if value is None:
+                continue
+            if not isinstance(value, tuple):
+                return f"its `{name}` ({file}:{line}) is computed out of sight"
+            lists[name] = value
+        special: dict[str, tuple[str, ...]] | None = None
+        if "special_methods" in written:
+            file, value, line = written["special_methods"]
+            if not isinstance(value, Table):
+                return f"its `special_methods` ({file}:{line}) is computed out of sight"
+            special = dict(value.entries)
+        return Settings(
+            texts["route_base"],
+            texts["route_prefix"],
+            flags["trailing_slash"],
+            flags["method_dashified"],
+            flags["inspect_args"],
+            frozenset(lists.get("excluded_methods", ())),
+            tuple(m.upper() for m in lists.get("default_methods", LIBRARY.default_methods)),
+            lists.get("base_args", ()),
+            special,
+        )
+
+    def _setting_text(self, path: str, value: Value) -> str | None:
+        """A `route_base`/`route_prefix` setting as a string; None when it is not known."""
+        if isinstance(value, bool | tuple | Table) or value is None:
+            return None
+        return self._string(path, value)
+
+    def _view_routes(
+        self,
+        path: str,
+        register: ViewRegister,
+        view: _Scoped,
+        order: list[_Scoped | _External | str],
+        settings: Settings,
+    ) -> list[RouteDecl]:
+        """A route per rule the library makes of the view's members, placed at the method
+        when the view's own class defines it, else at the view's class (the member's class
+        named in its handler); what cannot be read is a finding where it is written."""
+        assert isinstance(view.value, Namespace) and view.value.view is not None
+        own = view.value.view
+        members: dict[str, tuple[str, ViewMethod, ViewClass] | None] = {}
+        for file, cls in _view_classes(order):  # the nearest binding of each name
+            for member in cls.members:
+                members.setdefault(member.name, (file, member, cls))
+            for name in cls.hidden:
+                members.setdefault(name, None)
+        for base in order:
+            if isinstance(base, str) or (isinstance(base, _External) and not _library_view(base)):
+                shown = base if isinstance(base, str) else ".".join((base.module, *base.path))
+                self._unresolved(UNRESOLVED_ROUTE, path, register.line, (
+                    f"the view `{own.name}` registered here has the base `{shown}`, which the "
+                    "scanned files do not show: the routes its methods may add are not listed"))  # fmt: skip
+        left_out = set(LIBRARY.members) | settings.excluded | self._base_class_names(path, register)
+        base, base_args = route_base(settings, own.name)
+        ignored = frozenset(("self", *settings.base_args, *base_args))
+        special = settings.special if settings.special is not None else LIBRARY.special
+        hooks = self._view_hooks(order)
+        before = hooks.get("before_request", ())
+        for file, cls in _view_classes(order):  # the nearest `decorators = [...]`: every route's
+            if cls.decorators is not None:
+                before = (*(Bound(file, g) for g in cls.decorators.guards), *before)
+                break
+        routes: list[RouteDecl] = []
+        for name in sorted(members):
+            found = members[name]
+            if found is None or name in left_out:
+                continue
+            file, member, cls = found
+            own_guards = tuple(Bound(file, g) for g in member.auth.guards)
+            guards = (*before, *hooks.get(f"before_{name}", ()), *own_guards)
+            mine = cls is own
+            handler = f"{own.name}.{name}" if mine else f"{own.name}({cls.name}.{name})"
+            place = (file, member.line) if mine else (view.file, own.line)
+            for rule, methods in self._member_rules(file, member, settings, base, ignored,
+                                                    special):  # fmt: skip
+                routes.append(RouteDecl(register.target, Lit(rule), methods, register.line,
+                                        handler, auth=Auth(guards), called_at=place,
+                                        only_if=register.only_if))  # fmt: skip
+        return routes
+
+    def _view_hooks(self, order: list[_Scoped | _External | str]) -> dict[str, tuple[Expr, ...]]:
+        """What each of the view's `before_request` and `before_<name>` methods (the nearest
+        of each name), which the library runs before a method, puts before it: a guard where
+        its body turns anonymous callers away, not known where it answers 401/403 to some
+        requests only (as a Flask `before_request` hook is judged), and its own decorators."""
+        hooks: dict[str, tuple[Expr, ...]] = {}
+        for base in order:
+            if not (isinstance(base, _Scoped) and isinstance(base.value, Namespace)):
+                continue
+            for name, function in base.value.fields:
+                if not name.startswith("before_") or not isinstance(function, Function):
+                    continue
+                guards: list[Expr] = [Bound(base.file, g) for g in function.auth.guards]
+                if function.evidence:
+                    guards.append(Evidence(name) if function.checks_user else Opaque())
+                hooks.setdefault(name, tuple(guards))
+        return hooks
+
+    def _member_rules(
+        self,
+        file: str,
+        member: ViewMethod,
+        settings: Settings,
+        base: str,
+        ignored: frozenset[str],
+        special: Mapping[str, tuple[str, ...]],
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """(rule, methods) of one routed member, `@route` rules first (the library's only:
+        another's `route` decorator is none), else the rule its name gives."""
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for rule in member.rules:
+            if not _library_member(self.evaluate(file, rule.callee), LIBRARY.route):
+                continue
+            text = self._string(file, rule.rule) if rule.rule is not None else None
+            if text is None or rule.methods is None:
+                what = "rule" if text is None else "methods"
+                self._unresolved(UNRESOLVED_ROUTE, file, rule.line,
+                                 f"the {what} of this Flask-Classful `@route` on `{member.name}` "
+                                 "is computed out of sight: it is not listed")  # fmt: skip
+                continue
+            found.append((build_rule(settings.route_prefix, base, text), rule.methods or ("GET",)))
+        if found or any(_library_member(self.evaluate(file, r.callee), LIBRARY.route)
+                        for r in member.rules):  # fmt: skip
+            return found
+        if settings.inspect_args and member.params[:1] != ("self",):
+            self._unresolved(UNRESOLVED_ROUTE, file, member.line, (
+                f"Flask-Classful's `register` raises on `{member.name}` (its first parameter is "
+                "not `self`, so the library cannot read its arguments): it is not listed"))  # fmt: skip
+            return found
+        if member.name in special:
+            named = named_rule(member, settings, base, ignored, special=True)
+            return [(named, tuple(m.upper() for m in special[member.name]))]
+        marked = [m for c, m in member.marks
+                  if _library_member(self.evaluate(file, c), LIBRARY.method)]  # fmt: skip
+        if None in marked:
+            self._unresolved(UNRESOLVED_ROUTE, file, member.line,
+                             f"the method given to Flask-Classful's `@method` on `{member.name}` "
+                             "is computed out of sight: it is not listed")  # fmt: skip
+            return found
+        methods = tuple(str(m) for m in marked) or settings.default_methods
+        return [(named_rule(member, settings, base, ignored, special=False), methods)]
+
+    def _base_class_names(self, path: str, register: ViewRegister) -> set[str]:
+        """The names `register(base_class=B)` leaves out besides `FlaskView`'s: every member
+        the class `B` holds, its own or its bases'."""
+        given = dict(register.options).get("base_class")
+        if given is None or isinstance(given, bool | tuple | Table):
+            return set()
+        cls = self.evaluate(path, given)
+        if not (isinstance(cls, _Scoped) and isinstance(cls.value, Namespace)):
+            return set()
+        order = self._view_order(cls) or []
+        return {
+            n for _, c in _view_classes(order) for n in (*(m.name for m in c.members), *c.hidden)
+        }
+
+    def _unknown_view(self, path: str, register: ViewRegister, view: _Entity | None) -> None:
+        """A `register` call on what is no class of the project's: when it is given a Flask
+        app or blueprint, a library's object (named: `UNREAD_FRAMEWORK`) or one the scanned
+        files do not show (`UNRESOLVED_ROUTE`: a view class's routes may be missing)."""
+        module = view.module.split(".")[0] if isinstance(view, _External) else ""
+        if (view is not None and not module) or module in sys.stdlib_module_names:
+            return  # the project's own object (read as code), `atexit.register(...)`
+        if not any(n.decl.framework == FLASK for n in self._owners(path, register.target)):
+            return
+        if module:
+            detail = (f"`{describe(register.view)}.register(...)` of the library `{module}` is "
+                      "given a Flask app or blueprint here: pack-http-routes does not read "
+                      f"{module}, so the routes it may register are not listed")  # fmt: skip
+            self._unresolved(UNREAD_FRAMEWORK, path, register.line, detail)
+        elif view is None:
+            detail = (f"`{describe(register.view)}.register(...)` is given a Flask app or "
+                      f"blueprint here, and `{describe(register.view)}` is nothing the scanned "
+                      "files show: the routes a view class registered so serves are not listed")  # fmt: skip
+            self._unresolved(UNRESOLVED_ROUTE, path, register.line, detail)
+
+    def _unread_view_library(
+        self, path: str, register: ViewRegister, named: str, order: list[_Scoped | _External | str]
+    ) -> None:
+        """A class of the project's below another library's classes, registered on a Flask app
+        or blueprint (`Flask-Classy`'s `FlaskView`, a look-alike): named, its routes not read."""
+        libraries = [b for b in order if isinstance(b, _External)]
+        if not libraries:
+            return
+        if not any(n.decl.framework == FLASK for n in self._owners(path, register.target)):
+            return
+        shown = ", ".join(dict.fromkeys(".".join((b.module, *b.path)) for b in libraries))
+        detail = (f"the view class `{named}` (below {shown}) is registered on a Flask app or "
+                  f"blueprint here: pack-http-routes does not read "
+                  f"{libraries[0].module.split('.')[0]}, so the routes it serves are not listed")  # fmt: skip
+        self._unresolved(UNREAD_FRAMEWORK, path, register.line, detail)
 
     def _unread(self, found: list[FoundRoute]) -> None:
         """Never an empty document that says nothing: a framework the pack does not read is
@@ -4309,6 +4646,8 @@ class _RouteResolver:
         return verdict
 
     def _judge(self, path: str, expr: Expr) -> int:
+        while isinstance(expr, Bound):  # a guard written in another file (a view's base)
+            path, expr = expr.file, expr.expr
         if isinstance(expr, Evidence):
             return REQUIRED
         if isinstance(expr, NoGuard):
@@ -5117,6 +5456,33 @@ def _tests_parameter(condition: Condition) -> bool:
 
 def _one_of_entities(values: list[_Entity | None]) -> _Entity | None:
     return _OneOf(values)
+
+
+def _library_view(base: _Scoped | _External | str) -> bool:
+    """Flask-Classful's `FlaskView`, whose own members no view routes."""
+    return (
+        isinstance(base, _External)
+        and base.module.split(".")[0] == LIBRARY.module
+        and base.path == (LIBRARY.base,)
+    )
+
+
+def _library_member(entity: _Entity | None, name: str) -> bool:
+    """Flask-Classful's `route` or `method` decorator (`name`), however imported."""
+    return (
+        isinstance(entity, _External)
+        and entity.module.split(".")[0] == LIBRARY.module
+        and entity.path == (name,)
+    )
+
+
+def _view_classes(order: list[_Scoped | _External | str]) -> list[tuple[str, ViewClass]]:
+    """The project's classes of a view's method resolution order, as Flask-Classful reads each."""
+    return [
+        (base.file, base.value.view)
+        for base in order
+        if isinstance(base, _Scoped) and isinstance(base.value, Namespace) and base.value.view
+    ]
 
 
 def describe(expr: Expr | None) -> str:

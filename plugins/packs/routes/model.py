@@ -17,6 +17,7 @@ from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Regi
 
 if TYPE_CHECKING:
     from .flask_admin import AdminFacts
+    from .flask_classful import ViewClass, ViewRegister
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -112,6 +113,8 @@ class Namespace:
     # of each, the `__init__` parameter that, when passed, is the router instead ("" if none)
     instance_params: tuple[str, ...] = ()
     init_params: tuple[str, ...] | None = None  # `__init__`'s positional ones after `self`
+    # Python: what Flask-Classful reads of the class statement (`flask_classful`)
+    view: ViewClass | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -1012,6 +1015,8 @@ class ModuleFacts:
     # Python: writes to a Flask app's `config` (`from_object`, `update`, `config["K"] = v`), in
     # the file's statement order (`FlaskConfigWrite`)
     flask_config: tuple[FlaskConfigWrite, ...] = ()
+    # Python: `View.register(app, ...)` calls, Flask-Classful's views if the class is one
+    view_registers: tuple[ViewRegister, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
