@@ -7,7 +7,8 @@ options: { routes: [...] } })`, the plugin doing `server.route(options.routes)`)
 registration's list on its own router; plugin modules that import nothing of hapi's (a
 `register` given a list or a `{ plugin }` object, or written in a plugin's own `register`), so
 what they register is linked; and a registration the pack recognises but cannot read (a route
-path a file-system router computes from file names) a finding where it is written."""
+path a file-system router computes from file names) a finding where it is written, naming the
+files the router's glob would load."""
 
 from __future__ import annotations
 
@@ -275,14 +276,20 @@ FILE_ROUTER: dict[str, str] = {
         "}\n"
     ),
     "src/pages/books/page.js": "export const GET = () => 'books'\n",
+    "src/pages/books/{id}/page.js": "export const GET = () => 'book'\nexport const POST = () => 1\n",
+    "src/pages/books/shelf.js": "export const label = 'no page: not loaded'\n",
 }
 
 
 def test_a_route_path_computed_from_file_names_is_a_finding_at_the_route_call() -> None:
     assert located(FILE_ROUTER) == {}
     places = finding_places(FILE_ROUTER)["UNRESOLVED_ROUTE"]
-    assert "src/pages-router.js:18" in places  # `pageServer.route({ method, path: at })`
-    assert "src/pages-router.js:13" in places  # the register that gives it `pageServer`
+    assert places[:2] == [
+        "src/pages-router.js:13",  # the register that gives it `pageServer`
+        "src/pages-router.js:18",  # `pageServer.route({ method, path: at })`
+    ]
+    # the files its glob (`**/page.js` under a folder it computes) would load: said there
+    assert places[2:] == ["src/pages/books/page.js:1", "src/pages/books/{id}/page.js:1"]
 
 
 def test_route_options_on_a_plugin_nothing_registers_are_listed_whatever_its_name() -> None:
@@ -301,10 +308,14 @@ def test_route_options_on_a_plugin_nothing_registers_are_listed_whatever_its_nam
     assert "src/orphan.js:3" in finding_places(files)["UNRESOLVED_ROUTE"]
 
 
-@pytest.mark.parametrize("files", [MAPPED, WIZARD, NESTED], ids=["mapped", "options", "nested"])
+@pytest.mark.parametrize(
+    "files",
+    [MAPPED, WIZARD, NESTED, FILE_ROUTER],
+    ids=["mapped", "options", "nested", "file-router"],
+)
 def test_the_pre_filtered_scan_is_the_scan_of_every_file(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     documents, _parsed = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[1] == documents[0]
-    assert '"framework": "hapi"' in documents[1]
+    assert '"framework": "hapi"' in documents[1] or '"UNRESOLVED_ROUTE"' in documents[1]

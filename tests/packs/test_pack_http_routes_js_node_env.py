@@ -4,7 +4,9 @@ comparison, a ternary, `flag && app.get(...)`). `NODE_ENV` is unset or `producti
 sample environment file sets it (what a deployment sets): a branch neither runs is a finding,
 not routes (`UNRESOLVED_ROUTE` naming the test and both defaults); a branch one of them runs
 is listed; a test the scan cannot read keeps its routes listed. A Fastify `register` or an
-Express `use` under such a test mounts nothing then, and says so where it is written."""
+Express `use` under such a test mounts nothing then, and says so where it is written. A test
+joining reads of `NODE_ENV` is read in each of its defaults whole, and a configuration
+library's read (a convict schema's default) is a test like any other."""
 
 from __future__ import annotations
 

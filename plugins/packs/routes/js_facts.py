@@ -389,6 +389,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         param_calls=reader.param_calls,
         env_loads=tuple(reader.env_loads),
         env_paths=tuple(reader.env_paths),
+        loaded_globs=reader.loaded_globs,
     )
 
 
@@ -520,6 +521,7 @@ class _Reader:
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.env_loads: list[EnvLoad] = []  # environment files loaded (`dotenv_loads`)
         self.env_paths: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # and paths exported
+        self.loaded_globs: tuple[str, ...] = ()  # script globs loaded by computed specifiers
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
@@ -652,6 +654,7 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+            self.loaded_globs = js_dirload.loaded_globs(self)
         self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if dotenv_loads.seeded(self.source):
             self.env_loads = dotenv_loads.read(self, root)

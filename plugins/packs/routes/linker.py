@@ -2445,6 +2445,20 @@ class _RouteResolver:
         self.listings[listing] = found
         return found
 
+    def _loaded_files(self, path: str) -> list[str]:
+        """The walked scripts the globs a module loads by computed specifiers match, joined
+        to a folder the scan does not know (`ModuleFacts.loaded_globs`: a file-system
+        router's `'**/route.js'`), in path order, at most `_MAX_KEYS`: what a route it
+        computes from their names is read from."""
+        globs = () if path.endswith(".py") else self._facts(path).loaded_globs
+        if not globs:
+            return []
+        if self.sorted_files is None:
+            self.sorted_files = sorted(self.files)
+        tails = [js_dirload.glob_tail(g) for g in globs]
+        found = [f for f in self.sorted_files if any(t.search(f) for t in tails)]
+        return found[:_MAX_KEYS]
+
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
@@ -3754,9 +3768,11 @@ class _RouteResolver:
             elif not route.generated_by:
                 detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            places = self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)]
             if route.via is not None:  # where the user's call is written
-                place = {"path": route.via[0], "line": route.via[1]}
-                self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
+                places.append({"path": route.via[0], "line": route.via[1]})
+            if declared is None:  # a file-system router's: the files its globs would load
+                places += ({"path": f, "line": 1} for f in self._loaded_files(path))
             return
         if (has_regex(declared) or has_regex(base)) and (
             off := _regex_not_routed(node.decl.framework, declared, base)

@@ -969,6 +969,10 @@ class ModuleFacts:
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
     env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # JavaScript: the script globs it loads each match of by a computed specifier (a file-system
+    # router's `'**/route.js'`, `js_dirload.loaded_globs`): the files named where a route it
+    # computes is a finding
+    loaded_globs: tuple[str, ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
