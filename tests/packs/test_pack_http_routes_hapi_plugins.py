@@ -191,6 +191,22 @@ def test_options_routes_computed_out_of_sight_are_a_finding_at_the_route_call() 
     ]
 
 
+def test_a_registration_giving_no_table_is_a_finding_at_it() -> None:
+    files = {
+        **WIZARD,
+        "src/library/plugin.js": (
+            "import { wizard } from '../wizard.js'\n"
+            "export const library = { plugin: { name: 'library', register: async (server) => {\n"
+            "  await server.register(wizard)\n"
+            "  await server.register({ plugin: wizard, options: { title: 'none' } })\n"
+            "} } }\n"
+        ),
+    }
+    assert located(files) == {}
+    places = finding_places(files)["UNRESOLVED_ROUTE"]
+    assert {"src/library/plugin.js:3", "src/library/plugin.js:4", "src/wizard.js:7"} <= set(places)
+
+
 # -- plugin modules that import nothing of hapi's --
 
 NESTED: dict[str, str] = {

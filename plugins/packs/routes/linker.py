@@ -1991,14 +1991,16 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
-    def _attach_table(self, path: str, route: RouteDecl, *, joined: bool = True) -> None:
+    def _attach_table(
+        self, path: str, route: RouteDecl, *, joined: bool = True, passed: bool = True
+    ) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
         in this file or another) on the call's router, its path read where the entry is
         written and the route placed there; a table not found is one route of this call whose
         path is not known (an `UNRESOLVED_ROUTE` here, never silence). A table joined from
         parts (`login(server).concat([logout(), key(opts)])`) is read part by part
         (`_table_parts`): a part not read is that finding, the others are listed."""
-        if self._attach_passed_table(path, route):
+        if passed and self._attach_passed_table(path, route):
             return
         parts = self._table_parts(path, route.path, [0]) if joined else []
         if len(parts) > 1:
@@ -2055,7 +2057,9 @@ class _RouteResolver:
             bound = self._through(route.path, path, site or "", chain)
             owner = self._through_some(route.owner, path, site or "", chain)
             given_at = (chain[0][0], chain[0][1].line)  # the call giving the table: a finding's
-            self._attach_table(path, replace(route, path=bound, owner=owner, via=given_at))
+            self._attach_table(
+                path, replace(route, path=bound, owner=owner, via=given_at), passed=False
+            )
         return bool(chains)
 
     def _table_parts(self, path: str, expr: Expr, count: list[int]) -> list[tuple[str, Expr]]:
