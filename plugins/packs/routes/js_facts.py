@@ -43,6 +43,7 @@ from .model import (
     HTTP_METHODS,
     NEXTJS,
     NO_AUTH,
+    NODE_ENV_DEFAULTS,
     SHARED,
     Apply,
     Auth,
@@ -206,13 +207,6 @@ _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
 _JOINS = frozenset({"&&", "||"})
 _REDUCE_CALL = re.compile(rb"\.\s*reduce\s*\(")
-# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
-# deployment sets (Express and Fastify's guides, every platform's Node image); a test is
-# decided off only where neither runs its branch (`linker._holds`)
-_NODE_ENV_DEFAULTS = (
-    ("", "process.env.NODE_ENV unset"),
-    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
-)
 _UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
 _ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
 _NAMED_CALLBACK = re.compile(
@@ -408,6 +402,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         registered=tuple(reader.registered),
         next_handlers=next_handlers,
         page_extensions=page_extensions,
+        loaded_globs=reader.loaded_globs,
     )
 
 
@@ -539,6 +534,7 @@ class _Reader:
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.env_loads: list[EnvLoad] = []  # environment files loaded (`dotenv_loads`)
         self.env_paths: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # and paths exported
+        self.loaded_globs: tuple[str, ...] = ()  # script globs loaded by computed specifiers
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
@@ -686,6 +682,7 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+            self.loaded_globs = js_dirload.loaded_globs(self)
         self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if dotenv_loads.seeded(self.source):
             self.env_loads = dotenv_loads.read(self, root)
@@ -1616,8 +1613,9 @@ class _Reader:
             self._methods_route(node, prop, owner_node, args)
         elif verb in _REGISTER_CALLS and args:
             used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
-            if used:
-                self._registers(node, owner_node, args, used[0])
+            framework = used[0] if used else self._plugin_shaped(owner_node, args[0], verb)
+            if framework is not None:
+                self._registers(node, owner_node, args, framework)
         elif verb == _COMPOSE and args and _COMPOSERS:
             self._compose(node, owner_node, args)
         elif verb in _DECORATE_CALLS and len(args) >= 2 and self._uses(_DECORATE_CALLS[verb]):
@@ -1681,6 +1679,58 @@ class _Reader:
         found = js_loops.resolve(self, node) if node is not None else None
         return self._string(found) if found is not None and found.type == "string" else None
 
+    def _plugin_shaped(self, owner: _Node, first: _Node, verb: str) -> Framework | None:
+        """The framework whose plugins are objects (hapi's `{ name, register }`) that a register
+        call in a file naming no framework is made with: on a parameter of the function it is
+        written in (the server a plugin's code is handed), given a list or an object with the
+        record's plugin key or member (`server.register([users, teams])`, `server.register({
+        plugin: wizard, options })`), or written in such a plugin's own register function. A
+        hapi plugin's module need import nothing of hapi's; Fastify's plugins are functions."""
+        name = _unwrap(owner)
+        if name is None or name.type != "identifier":
+            return None
+        function = self._declaring(name, self._text(name))
+        if function is None:
+            return None
+        given = _unwrap(first) or first
+        for framework in _REGISTER_CALLS[verb]:
+            member = framework.plugin_member
+            if not member or not framework.plugin_key:
+                continue
+            keys = (framework.plugin_key, member, *framework.item_keys)
+            if given.type == "array" or (
+                given.type == "object" and any(self._field(given, k) is not None for k in keys)
+            ):
+                return framework
+            if self._member_function(function) == member:
+                return framework
+        return None
+
+    def _declaring(self, node: _Node, name: str) -> _Node | None:
+        """The nearest function around `node` that declares a parameter `name`."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS and self._param_index(scope, name) is not None:
+                return scope
+            scope = scope.parent
+        return None
+
+    def _member_function(self, function: _Node) -> str:
+        """The key an object literal holds `function` under (`register: async (server) =>
+        …`, `register(server) {…}`), "" for a function held otherwise."""
+        if function.type == "method_definition":
+            holder = function.parent
+            named = function.child_by_field_id(self.fields.name)
+            return self._text(named) if holder is not None and holder.type == "object" else ""
+        pair = function.parent
+        if (
+            pair is None
+            or pair.type != "pair"
+            or pair.child_by_field_id(self.fields.value) != function
+        ):
+            return ""
+        return self._text(pair.child_by_field_id(self.fields.key))
+
     def _uses(self, framework: Framework) -> bool:
         """Whether this file names `framework` (a call as common as `register` is read as its
         only then)."""
@@ -1697,7 +1747,9 @@ class _Reader:
             return  # `app.route(p).get(h)`: a chain, not a table
         table = _unwrap(table) or table
         listed = self._list_value(table) if table.type == "array" else None
-        expr = self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
+        # `server.route(options.routes)` in a plugin: what its register call gives it
+        given = self._param_member(table) if table.type == "member_expression" else None
+        expr = given or self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
 
@@ -2708,7 +2760,11 @@ class _Reader:
         """What an `if` test reads: an environment variable with no default as a sample
         environment file documents it, else unset (""), else a name or member as the
         evaluator reads it. `NODE_ENV`, which a deployment sets to `production` where it
-        sets anything, is one of both (`_NODE_ENV_DEFAULTS`): a branch neither runs is off."""
+        sets anything, is one of both (`NODE_ENV_DEFAULTS`): a branch neither runs is off.
+        A configuration library's read (`config.get('isProduction')` of a `convict` schema:
+        `_configured`) is what the evaluator reads there, the schema's default."""
+        if node.type == "call_expression":
+            return self._configured(node)
         if node.type not in {"identifier", "member_expression"}:
             return None
         path = self._path(node)
@@ -2722,7 +2778,7 @@ class _Reader:
                 return OneOf(
                     tuple(
                         Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
-                        for value, why in _NODE_ENV_DEFAULTS
+                        for value, why in NODE_ENV_DEFAULTS
                     )
                 )
             unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
@@ -3045,16 +3101,29 @@ class _Reader:
         if method == "filter" and self._text(callback) == "Boolean":
             return Mapped(source, method, "", None)
         named = self._path(callback) if callback.type in _CALLBACK_NAMES else None
-        if named and self._named_function(callback) is not None:
+        made = self._made_callback(callback)
+        if (named and self._named_function(callback) is not None) or made is not None:
             # `items.map(toRoute)`: as `items.map(x => toRoute(x))`, the function the file
-            # declares or imports called with each item
+            # declares or imports called with each item; `items.map(scoped(['admin']))`: the
+            # function that call returns, called with each item
             site = _site(callback)
             item = Param(site, 0, _ITEM, Sym((_ITEM,)))
-            return Mapped(source, method, site, Apply(Sym(named), (item,)))
+            return Mapped(source, method, site, Apply(made or Sym(named or ()), (item,)))
         if callback.type not in _FUNCTION_VALUES:
             return None
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
+
+    def _made_callback(self, callback: _Node) -> Apply | None:
+        """A callback that is what a call of a function the module binds returns (its own or
+        imported): `scoped(['admin'])` written there, or a name the nearest block declares as
+        such a call (`const adminOnly = scoped(['admin'])`), as `Apply` of that function with
+        the call's arguments, for the linker to call what it returns with each item; None
+        for any other callback."""
+        if callback.type == "identifier":
+            declared = self._declared(callback)
+            callback = declared if declared is not None else callback
+        return self._applied(callback) if callback.type == "call_expression" else None
 
     def _reduce_call(self, node: _Node) -> tuple[_Node, list[_Node]] | None:
         """`x.reduce(callback, initial)`: its callee and its two arguments; None otherwise."""

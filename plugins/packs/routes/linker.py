@@ -80,6 +80,7 @@ from .model import (
     KOA,
     NESTJS,
     NEXTJS,
+    NODE_ENV_DEFAULTS,
     SHARED,
     STARLETTE,
     VARARGS,
@@ -2351,13 +2352,17 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
-    def _attach_table(self, path: str, route: RouteDecl, *, joined: bool = True) -> None:
+    def _attach_table(
+        self, path: str, route: RouteDecl, *, joined: bool = True, passed: bool = True
+    ) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
         in this file or another) on the call's router, its path read where the entry is
         written and the route placed there; a table not found is one route of this call whose
         path is not known (an `UNRESOLVED_ROUTE` here, never silence). A table joined from
         parts (`login(server).concat([logout(), key(opts)])`) is read part by part
         (`_table_parts`): a part not read is that finding, the others are listed."""
+        if passed and self._attach_passed_table(path, route):
+            return
         parts = self._table_parts(path, route.path, [0]) if joined else []
         if len(parts) > 1:
             for file, part in parts:
@@ -2394,6 +2399,29 @@ class _RouteResolver:
         if listed and self._option_routes(path, route, listed):
             return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _attach_passed_table(self, path: str, route: RouteDecl) -> bool:
+        """`server.route(options.routes)` in a plugin's register function: the table each call
+        reaching the function passes (hapi's `{ plugin, options: { routes: [...] } }`), bound
+        with the router the same call passes, so each registration's routes are on its own
+        router only; False where the table holds no parameter or no scanned call passes one
+        (then it is read as any table: not found, a finding here). Only a parameter or its
+        member: a table a call computes from one (`build(server)`) is read as it is written."""
+        given = route.path.base if isinstance(route.path, Member) else route.path
+        site = given.function if isinstance(given, Param) else None
+        chains = self._chains(path, site) if site is not None else []
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return True
+            bound = self._through(route.path, path, site or "", chain)
+            owner = self._through_some(route.owner, path, site or "", chain)
+            given_at = (chain[0][0], chain[0][1].line)  # the call giving the table: a finding's
+            self._attach_table(
+                path, replace(route, path=bound, owner=owner, via=given_at), passed=False
+            )
+        return bool(chains)
 
     def _table_parts(self, path: str, expr: Expr, count: list[int]) -> list[tuple[str, Expr]]:
         """The parts of a route table that is a list joined from others (`a.concat(b, [c()])`,
@@ -2782,6 +2810,20 @@ class _RouteResolver:
         self.listings[listing] = found
         return found
 
+    def _loaded_files(self, path: str) -> list[str]:
+        """The walked scripts the globs a module loads by computed specifiers match, joined
+        to a folder the scan does not know (`ModuleFacts.loaded_globs`: a file-system
+        router's `'**/route.js'`), in path order, at most `_MAX_KEYS`: what a route it
+        computes from their names is read from."""
+        globs = () if path.endswith(".py") else self._facts(path).loaded_globs
+        if not globs:
+            return []
+        if self.sorted_files is None:
+            self.sorted_files = sorted(self.files)
+        tails = [js_dirload.glob_tail(g) for g in globs]
+        found = [f for f in self.sorted_files if any(t.search(f) for t in tails)]
+        return found[:_MAX_KEYS]
+
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
@@ -3075,6 +3117,8 @@ class _RouteResolver:
         callee = self.evaluate(path, expr.callee)
         if callee is None and path.endswith(".py"):
             return self._class_view(path, callee_expr)
+        if callee is None:  # `scoped(['admin'])(route)`, a name bound to such a call
+            callee = self._made(path, callee_expr, 0)
         if callee is None:
             return None
         if isinstance(callee, _External) and not expr.keywords and None not in expr.args:
@@ -3090,6 +3134,41 @@ class _RouteResolver:
             returns = _subst(function.returns, callee.file, callee.file, function.site, call, path)
             return self.evaluate(callee.file, returns)
         return self._member(callee, CALL)
+
+    def _made(self, path: str, expr: Expr, depth: int) -> _Scoped | None:
+        """The function a call of a JavaScript function of the project's returns, its body's
+        reads of the outer parameters bound to the call's arguments: `scoped(['admin'])` of
+        `scoped = (scope) => (route) => ({ ...route, options: { scope } })`, written as a call
+        or named (`const adminOnly = scoped([...])`, here or exported by another module: a
+        binding that drops the arguments leaves them unbound). Only a call of the value reads
+        it so (`_apply`): a middleware factory given to `use()` is judged as it is written.
+        None for anything else."""
+        if depth > _MAX_DEPTH:
+            return None
+        if type(expr) is Sym and len(expr.path) == 1:  # a name: what it is bound to
+            bound = self._facts(path).bindings.get(expr.path[0])
+            return self._made(path, bound, depth + 1) if bound is not None else None
+        if isinstance(expr, ImportRef) and expr.attr is not None:
+            target = self._js_file(expr.origin or path, expr.module)
+            exported = self._facts(target).exports.get(expr.attr) if target else None
+            if target is None or exported is None:
+                return None
+            return self._made(target, exported, depth + 1)
+        if isinstance(expr, Apply) and not expr.keywords:
+            factory, args = expr.callee, expr.args
+        elif type(expr) is Sym and len(expr.path) > 1 and expr.path[-1] == CALL:
+            factory, args = Sym(expr.path[:-1]), ()
+        else:
+            return None
+        called = self.evaluate(path, factory)
+        if not (isinstance(called, _Scoped) and isinstance(called.value, Function)):
+            return None
+        outer, inner = called.value, called.value.plugin
+        if outer.returns is not None or not isinstance(inner, Function) or inner.returns is None:
+            return None
+        call = Invocation(factory, args, ())
+        returns = _subst(inner.returns, called.file, called.file, outer.site, call, path)
+        return _Scoped(called.file, replace(inner, returns=returns))
 
     def _class_view(self, path: str, callee: Expr) -> _Entity | None:
         """`Lock.as_view("lock")` (Flask's `View`, flask-restful's `Resource`), the class not
@@ -4142,9 +4221,11 @@ class _RouteResolver:
             elif not route.generated_by:
                 detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            places = self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)]
             if route.via is not None:  # where the user's call is written
-                place = {"path": route.via[0], "line": route.via[1]}
-                self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
+                places.append({"path": route.via[0], "line": route.via[1]})
+            if declared is None:  # a file-system router's: the files its globs would load
+                places += ({"path": f, "line": 1} for f in self._loaded_files(path))
             return
         if (has_regex(declared) or has_regex(base)) and (
             off := _regex_not_routed(node.decl.framework, declared, base)
@@ -4332,39 +4413,60 @@ class _RouteResolver:
         self, path: str, condition: Condition, configured: bool = True
     ) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
-        the defaults it was read with. A test reading no configuration is not known (unless
-        not `configured`: then a value the scanned files fix decides too); `a && b` is false
-        when one side is false though the other is not known, `a || b` true when one side is
-        true, as JavaScript evaluates them."""
+        the defaults it was read with: true where it holds under one of them (`NODE_ENV` unset,
+        or `production`), read in each such world whole, so `!isProd && x` and its `else` are
+        each run in one. A test reading no configuration is not known (unless not
+        `configured`: then a value the scanned files fix decides too)."""
+        worlds = self._worlds(path, condition, configured)
+        if worlds is None:
+            return None, ()
+        run = [a for holds, a in worlds.values() if holds]
+        if not run and any(holds is None for holds, _ in worlds.values()):
+            return None, ()
+        deciding = run[:1] if run else [a for _, a in worlds.values()]
+        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+
+    def _worlds(
+        self, path: str, condition: Condition, configured: bool
+    ) -> dict[str, tuple[bool | None, tuple[str, ...]]] | None:
+        """Whether `condition` holds in each world of the defaults its readings name (a
+        `NODE_ENV_DEFAULTS` default, or "" for a reading that names none, which holds in every
+        world), with the defaults read; None when not known in any. `a && b` is false when one
+        side is false though the other is not known, `a || b` true when one side is true, as
+        JavaScript evaluates them, world by world."""
         if condition.op:
-            sides = [self._holds(path, part, configured) for part in condition.parts]
-            known = [(h, a) for h, a in sides if h is not None]
+            sides = [self._worlds(path, part, configured) for part in condition.parts]
+            named = {w for side in sides if side is not None for w in side if w}
             decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
-            settled = [a for h, a in known if h == decisive]
-            if settled:
-                value: bool | None = decisive
-                assumed = settled[0]
-            elif len(known) == len(sides):
-                value = not decisive
-                assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
-            else:
-                return None, ()
-            return value != condition.negate, assumed
+            combined: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+            for world in sorted(named) or [""]:
+                known = [_in_world(side, world) for side in sides]
+                settled = [a for h, a in known if h == decisive]
+                if settled:
+                    combined[world] = (decisive != condition.negate, settled[0])
+                elif all(h is not None for h, _ in known):
+                    assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
+                    combined[world] = ((not decisive) != condition.negate, assumed)
+                else:
+                    combined[world] = (None, ())
+            return combined if any(h is not None for h, _ in combined.values()) else None
         other: str | None = None
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
-                return None, ()
+                return None
         readings = self._readings(path, condition.test)
         if readings is None or any(configured and not a for _, a in readings):
-            return None, ()
-        runs = [
-            (((value == other) if condition.equals is not None else bool(value)), assumed)
-            for value, assumed in readings
-        ]
-        run = [a for holds, a in runs if holds != condition.negate]
-        deciding = run[:1] if run else [a for _, a in runs]
-        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+            return None
+        worlds: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+        for value, assumed in readings:  # several in one world: true where one of them is
+            holds = ((value == other) if condition.equals is not None else bool(value)) != (
+                condition.negate
+            )
+            world = next((a for a in assumed if a in _NODE_ENV_WORLDS), "")
+            if world not in worlds or (holds and not worlds[world][0]):
+                worlds[world] = (holds, assumed)
+        return worlds
 
     def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
         """The strings `expr` is under the configuration's defaults, each with the defaults it
@@ -4837,6 +4939,9 @@ class _RouteResolver:
                 and isinstance(callee.value, Function)
                 and callee.value.returns is not None
             ):  # a helper of the project's: its return value for these arguments
+                return self._apply(path, Apply(expr.callee, expr.passed))
+            if callee is None and expr.passed is not None and not path.endswith(".py"):
+                # `adminOnly(route)`: a call of what a call of the project's returns (`_made`)
                 return self._apply(path, Apply(expr.callee, expr.passed))
             if isinstance(callee, _External) and expr.passed is not None:
                 named = _node_path(callee, [self.evaluate(path, a) for a in expr.passed])
@@ -5682,12 +5787,17 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     a parameter named as an app or a router is, and so is one whose path is computed
     (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
     a route whose path is not known, a finding, never dropped; route options too, whatever
-    their path (`path: 'issues'`, served under a prefix that ends in `/`)."""
+    their path (`path: 'issues'`, served under a prefix that ends in `/`) and whatever the
+    parameter is called, where a method or a path is read from them."""
     if path.endswith(".py"):
         return True
     owner = route.owner
-    if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
-        return False  # not `api.get('/users', {params})`, an HTTP client
+    if not isinstance(owner, Param):
+        return False
+    if owner.name not in _APP_NAMES:  # not `api.get('/users', {params})`, an HTTP client; route
+        # options are a route on any name (`pluginServer.route({ method, path })`): no HTTP
+        # client is given a method and a path to register
+        return route.from_options and (route.methods is not None or type(route.path) is not Opaque)
     if isinstance(route.path, Lit):  # route options are a route even as `path: 'issues'`
         return route.path.value.startswith(("/", "*")) or (
             route.from_options and bool(route.path.value)
@@ -5802,6 +5912,19 @@ _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are 
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 _STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
+
+
+_NODE_ENV_WORLDS = frozenset(why for _, why in NODE_ENV_DEFAULTS)
+
+
+def _in_world(
+    worlds: dict[str, tuple[bool | None, tuple[str, ...]]] | None, world: str
+) -> tuple[bool | None, tuple[str, ...]]:
+    """What a test read per world (`Linker._worlds`) gives in `world`: its own reading there,
+    else the one that holds in every world; not known (None) where it has neither."""
+    if worlds is None:
+        return None, ()
+    return worlds.get(world) or worlds.get("") or (None, ())
 
 
 def _param_site(expr: Expr | None) -> str | None:

@@ -48,6 +48,14 @@ HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "tra
 EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
+# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
+# deployment sets (Express and Fastify's guides, every platform's Node image), each with the
+# default a value read under it names (`attrs.configDefault`); a test is decided off only where
+# neither runs its branch (`linker._holds`, one world per default)
+NODE_ENV_DEFAULTS = (
+    ("", "process.env.NODE_ENV unset"),
+    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
+)
 # `Sym` path segments: the list a Python dict's `.items()` (its `(key, value)` pairs) and
 # `.values()` give, fields of a module-level dict with string keys (`for at, app in T.items():`)
 DICT_VIEWS = {"items": "[]items", "values": "[]values"}
@@ -1006,6 +1014,10 @@ class ModuleFacts:
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
     env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # JavaScript: the script globs it loads each match of by a computed specifier (a file-system
+    # router's `'**/route.js'`, `js_dirload.loaded_globs`): the files named where a route it
+    # computes is a finding
+    loaded_globs: tuple[str, ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
