@@ -18,7 +18,9 @@ again after a merge to compare.
 Per pack it prints: reported (distinct resource names of the pack's kind), expected, true
 positives, precision, recall, missed, **silent** misses (expected items that are absent and have
 no finding other than a DUPLICATE_* one, and no `unresolved` entry, whose location points at a
-file that declares them), `pfxU` (misses whose declaring file has a reported route carrying
+file that declares them), `own` (the stricter count: misses with nothing said, neither finding,
+unresolved entry nor prefixUnresolved route, in the file where the item itself is written),
+`pfxU` (misses whose declaring file has a reported route carrying
 `attrs.prefixUnresolved: true`: flagged, though not by a finding), the document's findings and
 unresolved counts, and the discover's wall time. Route names compare after one normalisation of
 parameters (`<int:id>`, `:id`, `{id:int}` all read `{id}`, `.:format` too; Express's `*` is `/*`) and an upper-case method;
@@ -238,6 +240,9 @@ def score(
     }
     silent = [m for m in missed if not pointed & set(wanted[m].get("files") or [wanted[m]["file"]])]
     pfx = [m for m in missed if flagged_prefix & set(wanted[m].get("files") or [wanted[m]["file"]])]
+    # stricter: nothing said in the file where the item itself is written (a finding about
+    # another mount of the file that registers a prefix does not count there)
+    unflagged_here = [m for m in missed if not (pointed | flagged_prefix) & {wanted[m]["file"]}]
     # a truth written with the wrong kind (Mongoose's collections as tables) would score its
     # items as silent misses; name them so the truth gets fixed, not the pack
     other_kinds = {
@@ -256,6 +261,7 @@ def score(
         "missed": missed,
         "silent": silent,
         "prefix_unresolved_at_file": pfx,
+        "silent_at_own_file": unflagged_here,
         "false_positives": sorted(reported - wanted.keys()),
         "findings": len(doc.get("findings", [])),
         "finding_codes": sorted({str(f.get("code")) for f in doc.get("findings", [])}),
@@ -272,7 +278,7 @@ def pct(value: float | None) -> str:
 
 def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
     head = ("repo", "pack", "status", "reported", "expected", "TP", "precision", "recall",
-            "missed", "silent", "pfxU", "findings", "unresolved", "wall s", "empty s")  # fmt: skip
+            "missed", "silent", "own", "pfxU", "findings", "unresolved", "wall s", "empty s")  # fmt: skip
     body = [
         (
             repo,
@@ -285,6 +291,7 @@ def table(rows: list[tuple[str, str, dict[str, Any]]]) -> str:
             pct(r["recall"]),
             str(len(r["missed"])),
             str(len(r["silent"])),
+            str(len(r.get("silent_at_own_file", []))),
             str(len(r["prefix_unresolved_at_file"])),
             str(r["findings"]),
             str(r["unresolved"]),

@@ -273,20 +273,26 @@ raise SystemExit(serve("good", "1.0.0", discover))
 """
 
 
+def registry_of(folder: Path, *names: str) -> Path:
+    """A registry in `folder` of one GPP/3 plugin per name, each `{name}.py` beside it."""
+    registry = folder / "registry.toml"
+    registry.write_text(
+        "".join(
+            f'[[plugin]]\nid = "{name}"\nversion = "1.0.0"\nprotocol = "gpp/3"\n'
+            f'command = ["{{python}}", "{name}.py"]\n'
+            for name in names
+        )
+    )
+    return registry
+
+
 def test_a_pack_that_fails_exits_2_with_its_diagnostic_and_the_others_still_print(
     tmp_path: Path,
 ) -> None:
     plugins = tmp_path  # the plugins see their own folder (no view named); the repo is apart
     (plugins / "good.py").write_text(GOOD_PLUGIN)
     (plugins / "broken.py").write_text("raise SystemExit('broken on purpose')\n")
-    registry = plugins / "registry.toml"
-    registry.write_text(
-        "".join(
-            f'[[plugin]]\nid = "{name}"\nversion = "1.0.0"\nprotocol = "gpp/3"\n'
-            f'command = ["{{python}}", "{name}.py"]\n'
-            for name in ("broken", "good")
-        )
-    )
+    registry = registry_of(plugins, "broken", "good")
     (tmp_path / "repo").mkdir()
     done = subprocess.run(
         [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry), "--packs", "broken,good"],
@@ -332,18 +338,11 @@ def test_a_pack_out_of_time_is_asked_again_in_its_session_while_it_gets_further(
     finding and all, is what prints."""
     for name in ("slow", "stuck"):
         (tmp_path / f"{name}.py").write_text(f"NAME = {name!r}\n" + SLOW_PLUGIN)
-    registry = tmp_path / "registry.toml"
-    registry.write_text(
-        "".join(
-            f'[[plugin]]\nid = "{name}"\nversion = "1.0.0"\nprotocol = "gpp/3"\n'
-            f'command = ["{{python}}", "{name}.py"]\n'
-            for name in ("slow", "stuck")
-        )
-    )
+    registry = registry_of(tmp_path, "slow", "stuck")
     (tmp_path / "repo").mkdir()
+    scan = [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry)]
     done = subprocess.run(
-        [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry), "--packs", "slow,stuck"]
-        + ["--json"],
+        [*scan, "--packs", "slow,stuck", "--json"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -199,3 +199,24 @@ def test_items_of_their_own_kind_are_scored_beside_the_pack_s_kind() -> None:
         "knex": {"tp": 1, "fp": 0, "missed": 0, "silent": 0},
         "mongoose": {"tp": 1, "fp": 0, "missed": 1, "silent": 1},
     }
+
+
+def test_a_finding_in_a_file_that_only_prefixes_a_route_does_not_flag_it_at_its_own_file() -> None:
+    """A finding about another mount in the file that gives the route its prefix counts as
+    flagged by the lenient rule (any file of the item), never by the strict one (its own file)."""
+    doc = {
+        "resources": [
+            {"kind": "route", "name": "GET /b", "location": {"path": "views/b.py", "line": 3},
+             "attrs": {"prefixUnresolved": True}},
+        ],
+        "findings": [{"code": "UNRESOLVED_PREFIX", "locations": [{"path": "app.py", "line": 9}]}],
+        "unresolved": [],
+    }  # fmt: skip
+    run = {"status": "ok", "wall": 0.1, "doc": doc}
+    expected = [
+        {"name": "GET /api/a", "file": "views/a.py", "files": ["views/a.py", "app.py"]},
+        {"name": "GET /api/b", "file": "views/b.py", "files": ["views/b.py", "app.py"]},
+    ]
+    result = score("route", expected, run, "pack-http-routes")
+    assert result["silent"] == []
+    assert result["silent_at_own_file"] == ["GET /api/a"]

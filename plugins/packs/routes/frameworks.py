@@ -848,7 +848,11 @@ UNREAD = (
                "@trpc/server/adapters/express", r"\bcreateExpressMiddleware\s*\("),
     # bull-board: its UI and API, served by the router or plugin its server adapter makes,
     # named where that is mounted (`app.use('/', serverAdapter.getRouter())`, Fastify's,
-    # Koa's and hapi's `serverAdapter.registerPlugin()`)
+    # Koa's and hapi's `serverAdapter.registerPlugin()`) where its records
+    # (`library_tables`) do not list them: an adapter the scan does not follow to its mount.
+    # Its NestJS module mounts the adapter under its `route` and Nest's global prefix itself
+    _generates("bull-board (@bull-board/nestjs)", "javascript", "@bull-board/nestjs",
+               r"\bBullBoardModule\s*\.\s*forRoot(?:Async)?\s*\("),
     *(
         Unread(f"bull-board (@bull-board/{adapter})", "javascript",
                (f"@bull-board/{adapter}".encode(),), _js_import(rf"@bull-board/{adapter}"),
@@ -857,6 +861,9 @@ UNREAD = (
     ),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
+# an unread framework's name -> the packages it is recognised by (its seeds): a library whose
+# routes a record lists where they are read (`library_tables`) is named only where they are not
+UNREAD_PACKAGES = {u.name: frozenset(s.decode() for s in u.seeds) for u in UNREAD}
 # packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and
 # test clients, caches and stores, Node's own modules; an object of any other package the
 # scanned files do not show, called route-shaped, is an `UNRESOLVED_ROUTER` (`linker`)

@@ -21,8 +21,17 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
 from ..pymodules import MAX_ANCESTORS, REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
+from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
-from . import flask_config, js_dirload, js_strings, option_routes
+from . import (
+    flask_config,
+    js_dirload,
+    js_strings,
+    library_tables,
+    next_projects,
+    nextjs,
+    option_routes,
+)
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
@@ -50,6 +59,7 @@ from .frameworks import (
     NOT_ROUTER_PACKAGES,
     PYTHON,
     READ,
+    UNREAD_PACKAGES,
 )
 from .frameworks import FLASK_CLASSFUL as LIBRARY
 from .js_modules import JsModules, package_name
@@ -70,6 +80,7 @@ from .model import (
     KOA,
     NESTJS,
     NEXTJS,
+    NODE_ENV_DEFAULTS,
     SHARED,
     STARLETTE,
     VARARGS,
@@ -88,6 +99,7 @@ from .model import (
     Evidence,
     Expr,
     Fallback,
+    FlaskApp,
     FlaskConfigRead,
     FlaskConfigWrite,
     Format,
@@ -115,6 +127,7 @@ from .model import (
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -127,8 +140,7 @@ from .model import (
 )
 from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
-from .nextjs import APP_METHODS
-from .option_routes import BY_LIBRARY as OPTION_ROUTES
+from .option_routes import BY_LIBRARY
 from .paths import (
     brace_path,
     flask_path,
@@ -142,6 +154,9 @@ from .paths import (
 )
 from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
+# the records of routes a library serves of its own: those its options fix (`option_routes`)
+# and those of a fixed table under a base the project chooses (`library_tables`)
+OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
@@ -434,6 +449,7 @@ class LinkMemo:
     def __init__(self) -> None:
         self.calls: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
         self.index: tuple[tuple[object, ...], _Index] | None = None
+        self.next_files = next_projects.PlacedMemo()  # each Next.js route file's placed facts
 
     def spelled(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
         kept = self.calls.get(id(facts))
@@ -449,6 +465,7 @@ class LinkMemo:
         linked = {id(facts) for facts in modules.values()}
         for gone in [key for key in self.calls if key not in linked]:
             del self.calls[gone]
+        self.next_files.only(linked)
 
 
 def resolve_routes_and_asked(
@@ -496,7 +513,11 @@ class _RouteResolver:
         self.glob_steps = js_dirload.GLOB_STEPS
         self.sorted_files: list[str] | None = None
         self.touched: set[str] = set()
-        self.modules = self._loaded(modules)
+        self.next_configs = next_projects.configs(self.files)  # each Next.js project's folder
+        placed, self.next_gaps = next_projects.placed(
+            modules, self.next_configs, self.memo.next_files
+        )
+        self.modules = self._loaded(placed)
         self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
@@ -550,6 +571,8 @@ class _RouteResolver:
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
+        for file, line, detail in self.next_gaps:  # a Next.js config's `pageExtensions` unread
+            self._unresolved(UNRESOLVED_ROUTE, file, line, detail)
         self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
         # what Flask's `current_app` stands for (`_current_app`), and the finding its routes
         # carry when several apps may be it
@@ -1285,6 +1308,7 @@ class _RouteResolver:
         for path, facts in self.modules.items():
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
+            self._library_values(path, facts)
             self._class_views(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
@@ -1946,10 +1970,13 @@ class _RouteResolver:
         named where it is used; an app or router of one it reads, when no route is listed at
         all, is named where it is created (its routes are registered in ways not followed)."""
         places: dict[str, list[JSONObject]] = {}
+        listed = {route.library for route in found if route.library}  # `library_tables`' too
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
                 if framework == FLASK_ADMIN.name and self.admin_read:  # `_flask_admin` named it
                     continue
+                if UNREAD_PACKAGES.get(framework, frozenset({""})) <= listed:
+                    continue  # a library whose routes its record lists: said there
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             code, detail = UNRESOLVED_ROUTE, _generated(framework)
@@ -2325,13 +2352,17 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
-    def _attach_table(self, path: str, route: RouteDecl, *, joined: bool = True) -> None:
+    def _attach_table(
+        self, path: str, route: RouteDecl, *, joined: bool = True, passed: bool = True
+    ) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
         in this file or another) on the call's router, its path read where the entry is
         written and the route placed there; a table not found is one route of this call whose
         path is not known (an `UNRESOLVED_ROUTE` here, never silence). A table joined from
         parts (`login(server).concat([logout(), key(opts)])`) is read part by part
         (`_table_parts`): a part not read is that finding, the others are listed."""
+        if passed and self._attach_passed_table(path, route):
+            return
         parts = self._table_parts(path, route.path, [0]) if joined else []
         if len(parts) > 1:
             for file, part in parts:
@@ -2368,6 +2399,29 @@ class _RouteResolver:
         if listed and self._option_routes(path, route, listed):
             return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _attach_passed_table(self, path: str, route: RouteDecl) -> bool:
+        """`server.route(options.routes)` in a plugin's register function: the table each call
+        reaching the function passes (hapi's `{ plugin, options: { routes: [...] } }`), bound
+        with the router the same call passes, so each registration's routes are on its own
+        router only; False where the table holds no parameter or no scanned call passes one
+        (then it is read as any table: not found, a finding here). Only a parameter or its
+        member: a table a call computes from one (`build(server)`) is read as it is written."""
+        given = route.path.base if isinstance(route.path, Member) else route.path
+        site = given.function if isinstance(given, Param) else None
+        chains = self._chains(path, site) if site is not None else []
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return True
+            bound = self._through(route.path, path, site or "", chain)
+            owner = self._through_some(route.owner, path, site or "", chain)
+            given_at = (chain[0][0], chain[0][1].line)  # the call giving the table: a finding's
+            self._attach_table(
+                path, replace(route, path=bound, owner=owner, via=given_at), passed=False
+            )
+        return bool(chains)
 
     def _table_parts(self, path: str, expr: Expr, count: list[int]) -> list[tuple[str, Expr]]:
         """The parts of a route table that is a list joined from others (`a.concat(b, [c()])`,
@@ -2756,6 +2810,20 @@ class _RouteResolver:
         self.listings[listing] = found
         return found
 
+    def _loaded_files(self, path: str) -> list[str]:
+        """The walked scripts the globs a module loads by computed specifiers match, joined
+        to a folder the scan does not know (`ModuleFacts.loaded_globs`: a file-system
+        router's `'**/route.js'`), in path order, at most `_MAX_KEYS`: what a route it
+        computes from their names is read from."""
+        globs = () if path.endswith(".py") else self._facts(path).loaded_globs
+        if not globs:
+            return []
+        if self.sorted_files is None:
+            self.sorted_files = sorted(self.files)
+        tails = [js_dirload.glob_tail(g) for g in globs]
+        found = [f for f in self.sorted_files if any(t.search(f) for t in tails)]
+        return found[:_MAX_KEYS]
+
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
@@ -2940,6 +3008,66 @@ class _RouteResolver:
                     "they register are not listed",
                 )
 
+    def _library_values(self, path: str, facts: ModuleFacts) -> None:
+        """The values the file's register calls run as plugins (`Registered`) that are a
+        library's value a record names (`library_tables`: `@mojaloop/central-services-
+        metrics`' `plugin`, an adapter's `registerPlugin()` made in another module): the
+        record's routes on the register's child router, its options out of sight. A value
+        given by the callers of the function the call is written in is each value a chain of
+        calls passes (an item of a list of plugins too), placed where the outermost call is;
+        one no scanned chain of calls shows is an `UNRESOLVED_ROUTER` at the register call
+        (the project's own plugins among them are read where they are written)."""
+        for registered in facts.registered:
+            node = self._owner(path, registered.router)
+            if node is None:
+                continue
+            site = _param_site(registered.plugin)
+            if site is None:
+                self._library_value(path, node, registered, registered.plugin, None)
+                continue
+            chains = self._chains(path, site)
+            seen = bool(chains)
+            for chain in chains:
+                place = (chain[-1][0], chain[-1][1].line)
+                bound = self._through(registered.plugin, path, site, chain)
+                seen = self._library_value(path, node, registered, bound, place) and seen
+            if not seen and self._owners(path, registered.owner):  # a router's register
+                detail = (
+                    f"the plugin registered here is `{describe(registered.plugin)}`, what the "
+                    "callers of the function it is written in pass, which the scanned calls do "
+                    "not show: routes a library's plugin among it serves are not listed"
+                )
+                self._unresolved(UNRESOLVED_ROUTER, path, registered.line, detail)
+
+    def _library_value(
+        self,
+        path: str,
+        node: _Node,
+        registered: Registered,
+        value: Expr,
+        place: tuple[str, int] | None,
+    ) -> bool:
+        """`_library_values` for one value (a list: each item) a register call runs; whether
+        the scan shows what it is (each item of a list)."""
+        entity = self._settled(self.evaluate(path, value))
+        items = self._listed(entity)
+        shown = entity is not None
+        for file, item in items if items is not None else [(path, None)]:
+            one = entity if item is None else self._settled(self.evaluate(file, item))
+            shown = shown and one is not None
+            if not isinstance(one, _External):
+                continue
+            record = library_tables.by_value(one.module, one.path)
+            if record is None or record.framework != node.decl.framework:
+                continue
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                registered.router, Opaque(), None, registered.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown, called_at=place,
+            )  # fmt: skip
+            node.routes.append((path, routes))
+        return shown
+
     def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
         """A registered plugin that a call of `expr.factory` makes: the function it returns
         when the factory is a project function that returns one (its `plugin`); `_OneOf` of
@@ -2989,6 +3117,8 @@ class _RouteResolver:
         callee = self.evaluate(path, expr.callee)
         if callee is None and path.endswith(".py"):
             return self._class_view(path, callee_expr)
+        if callee is None:  # `scoped(['admin'])(route)`, a name bound to such a call
+            callee = self._made(path, callee_expr, 0)
         if callee is None:
             return None
         if isinstance(callee, _External) and not expr.keywords and None not in expr.args:
@@ -3004,6 +3134,41 @@ class _RouteResolver:
             returns = _subst(function.returns, callee.file, callee.file, function.site, call, path)
             return self.evaluate(callee.file, returns)
         return self._member(callee, CALL)
+
+    def _made(self, path: str, expr: Expr, depth: int) -> _Scoped | None:
+        """The function a call of a JavaScript function of the project's returns, its body's
+        reads of the outer parameters bound to the call's arguments: `scoped(['admin'])` of
+        `scoped = (scope) => (route) => ({ ...route, options: { scope } })`, written as a call
+        or named (`const adminOnly = scoped([...])`, here or exported by another module: a
+        binding that drops the arguments leaves them unbound). Only a call of the value reads
+        it so (`_apply`): a middleware factory given to `use()` is judged as it is written.
+        None for anything else."""
+        if depth > _MAX_DEPTH:
+            return None
+        if type(expr) is Sym and len(expr.path) == 1:  # a name: what it is bound to
+            bound = self._facts(path).bindings.get(expr.path[0])
+            return self._made(path, bound, depth + 1) if bound is not None else None
+        if isinstance(expr, ImportRef) and expr.attr is not None:
+            target = self._js_file(expr.origin or path, expr.module)
+            exported = self._facts(target).exports.get(expr.attr) if target else None
+            if target is None or exported is None:
+                return None
+            return self._made(target, exported, depth + 1)
+        if isinstance(expr, Apply) and not expr.keywords:
+            factory, args = expr.callee, expr.args
+        elif type(expr) is Sym and len(expr.path) > 1 and expr.path[-1] == CALL:
+            factory, args = Sym(expr.path[:-1]), ()
+        else:
+            return None
+        called = self.evaluate(path, factory)
+        if not (isinstance(called, _Scoped) and isinstance(called.value, Function)):
+            return None
+        outer, inner = called.value, called.value.plugin
+        if outer.returns is not None or not isinstance(inner, Function) or inner.returns is None:
+            return None
+        call = Invocation(factory, args, ())
+        returns = _subst(inner.returns, called.file, called.file, outer.site, call, path)
+        return _Scoped(called.file, replace(inner, returns=returns))
 
     def _class_view(self, path: str, callee: Expr) -> _Entity | None:
         """`Lock.as_view("lock")` (Flask's `View`, flask-restful's `Resource`), the class not
@@ -3528,12 +3693,17 @@ class _RouteResolver:
                 prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
                 args.pop(0)
             elif not isinstance(first, _Router | _Scoped | _External) and any(
-                isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
+                isinstance(v := self.evaluate(path, e), _Router)
+                or (isinstance(v, _External) and library_tables.by_value(v.module, v.path))
+                for e, _ in args[1:]
+                if e is not None
             ):
                 prefix_expr = args.pop(0)[0] or Opaque()
         guards: list[Expr] = []
-        for expr, auth in args:
+        for index, (expr, auth) in enumerate(args):
             child = self.evaluate(path, expr) if expr is not None else None
+            if isinstance(child, _External) and expr is not None:
+                child = self._library_router(node, path, use, index, child) or child
             if isinstance(child, _Router) and expr is not None:
                 mount = MountDecl(
                     use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)),
@@ -3562,6 +3732,29 @@ class _RouteResolver:
             if verdict != NONE:
                 guards += auth.guards
                 node.guards.append((path, use.line, prefix or "", verdict))
+
+    def _library_router(
+        self, node: _Node, path: str, use: UseDecl, index: int, value: _External
+    ) -> _Router | None:
+        """A library's router a record names (`library_tables`), given to `use()` where the
+        scan shows only the package's value (an adapter made in another module:
+        `app.use('/queues', board.getRouter())`): a router of the record's framework made
+        here, serving its table (its options out of sight; a value that mounts itself, under
+        a base not known). None for any other value."""
+        record = library_tables.by_value(value.module, value.path)
+        if record is None or record.framework != node.decl.framework:
+            return None
+        key = (path, f"{use.line}:{index}:{record.key}")
+        if key not in self.nodes:
+            prefix = Opaque() if record.base == "own" else None
+            self.nodes[key] = _Node(path, RouterDecl(key[1], record.framework, use.line, prefix))
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                RouterRef(key[1]), Opaque(), None, use.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown,
+            )  # fmt: skip
+            self.nodes[key].routes.append((path, routes))
+        return _Router(key)
 
     def _attach_list(self, path: str, routes: Expr, key: tuple[str, str], depth: int) -> None:
         entity = self.evaluate(path, routes)
@@ -4028,9 +4221,11 @@ class _RouteResolver:
             elif not route.generated_by:
                 detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            places = self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)]
             if route.via is not None:  # where the user's call is written
-                place = {"path": route.via[0], "line": route.via[1]}
-                self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
+                places.append({"path": route.via[0], "line": route.via[1]})
+            if declared is None:  # a file-system router's: the files its globs would load
+                places += ({"path": f, "line": 1} for f in self._loaded_files(path))
             return
         if (has_regex(declared) or has_regex(base)) and (
             off := _regex_not_routed(node.decl.framework, declared, base)
@@ -4118,16 +4313,20 @@ class _RouteResolver:
         gaps: tuple[Gap, ...],
         assumed: tuple[str, ...],
     ) -> None:
-        """The routes a documentation plugin serves (`option_routes`), from its options as
-        the register call gives them and the versions the `package.json` nearest `path`
-        declares: each listed at the call with `attrs.library`, as a route written there
-        would be; what an option out of sight or the versions leave open, a finding there."""
+        """The routes a documentation plugin serves (`option_routes`), or a library's fixed
+        table (`library_tables`), from its options as the register call gives them and the
+        versions the `package.json` nearest `path` declares: each listed at the call with
+        `attrs.library`, as a route written there would be; what an option out of sight, the
+        versions, or versions outside those the record was read from leave open, a finding
+        there."""
         record = OPTION_ROUTES[route.generated_by]
         options: dict[str, str | bool | None] = {}
         for name, value in route.documented or ():
             options[name] = value if isinstance(value, bool) else self._string(path, value)
-        admitted = option_routes.eras(record, self._declared_range(path, record.library))
+        admits = self._declared_range(path, record.library)
+        admitted, outside = option_routes.unread(record, admits)
         listed, left = option_routes.served(record, options, admitted)
+        left = "; ".join(reason for reason in (outside, left) if reason)
         for method, served in listed:
             one = replace(
                 route, path=Lit(served), methods=(method,), methods_unknown=False,
@@ -4136,7 +4335,7 @@ class _RouteResolver:
             self._found(found, node, path, one, base, auth, gaps, assumed)
         if left:
             detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            self._unresolved(UNRESOLVED_ROUTE, *(route.called_at or (path, route.line)), detail)
 
     def _every_methods(self, path: str, place: tuple[str, int], framework: str) -> tuple[str, ...]:
         """The methods an `all` route of `path` registers: those of the framework's record
@@ -4214,39 +4413,60 @@ class _RouteResolver:
         self, path: str, condition: Condition, configured: bool = True
     ) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
-        the defaults it was read with. A test reading no configuration is not known (unless
-        not `configured`: then a value the scanned files fix decides too); `a && b` is false
-        when one side is false though the other is not known, `a || b` true when one side is
-        true, as JavaScript evaluates them."""
+        the defaults it was read with: true where it holds under one of them (`NODE_ENV` unset,
+        or `production`), read in each such world whole, so `!isProd && x` and its `else` are
+        each run in one. A test reading no configuration is not known (unless not
+        `configured`: then a value the scanned files fix decides too)."""
+        worlds = self._worlds(path, condition, configured)
+        if worlds is None:
+            return None, ()
+        run = [a for holds, a in worlds.values() if holds]
+        if not run and any(holds is None for holds, _ in worlds.values()):
+            return None, ()
+        deciding = run[:1] if run else [a for _, a in worlds.values()]
+        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+
+    def _worlds(
+        self, path: str, condition: Condition, configured: bool
+    ) -> dict[str, tuple[bool | None, tuple[str, ...]]] | None:
+        """Whether `condition` holds in each world of the defaults its readings name (a
+        `NODE_ENV_DEFAULTS` default, or "" for a reading that names none, which holds in every
+        world), with the defaults read; None when not known in any. `a && b` is false when one
+        side is false though the other is not known, `a || b` true when one side is true, as
+        JavaScript evaluates them, world by world."""
         if condition.op:
-            sides = [self._holds(path, part, configured) for part in condition.parts]
-            known = [(h, a) for h, a in sides if h is not None]
+            sides = [self._worlds(path, part, configured) for part in condition.parts]
+            named = {w for side in sides if side is not None for w in side if w}
             decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
-            settled = [a for h, a in known if h == decisive]
-            if settled:
-                value: bool | None = decisive
-                assumed = settled[0]
-            elif len(known) == len(sides):
-                value = not decisive
-                assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
-            else:
-                return None, ()
-            return value != condition.negate, assumed
+            combined: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+            for world in sorted(named) or [""]:
+                known = [_in_world(side, world) for side in sides]
+                settled = [a for h, a in known if h == decisive]
+                if settled:
+                    combined[world] = (decisive != condition.negate, settled[0])
+                elif all(h is not None for h, _ in known):
+                    assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
+                    combined[world] = ((not decisive) != condition.negate, assumed)
+                else:
+                    combined[world] = (None, ())
+            return combined if any(h is not None for h, _ in combined.values()) else None
         other: str | None = None
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
-                return None, ()
+                return None
         readings = self._readings(path, condition.test)
         if readings is None or any(configured and not a for _, a in readings):
-            return None, ()
-        runs = [
-            (((value == other) if condition.equals is not None else bool(value)), assumed)
-            for value, assumed in readings
-        ]
-        run = [a for holds, a in runs if holds != condition.negate]
-        deciding = run[:1] if run else [a for _, a in runs]
-        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+            return None
+        worlds: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+        for value, assumed in readings:  # several in one world: true where one of them is
+            holds = ((value == other) if condition.equals is not None else bool(value)) != (
+                condition.negate
+            )
+            world = next((a for a in assumed if a in _NODE_ENV_WORLDS), "")
+            if world not in worlds or (holds and not worlds[world][0]):
+                worlds[world] = (holds, assumed)
+        return worlds
 
     def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
         """The strings `expr` is under the configuration's defaults, each with the defaults it
@@ -4324,7 +4544,7 @@ class _RouteResolver:
             facts = self._facts(target)
             names.update(facts.exports)
             pending += ((target, more) for more in facts.star_exports)
-        return tuple(m for m in APP_METHODS if m in names)
+        return tuple(m for m in nextjs.APP_METHODS if m in names)
 
     def _view_methods(self, entity: _Scoped, verbs: Mapping[str, object]) -> tuple[str, ...] | None:
         """The methods Flask serves a view class at when `add_url_rule` names none (the view
@@ -4405,6 +4625,8 @@ class _RouteResolver:
         serves it; one that is computed, or two that differ, or an exclude list not read, is a
         gap (the route is listed without the prefix, or under it)."""
         declared = self._declared_prefixes(framework, file)
+        if not declared:  # none serves this file's routes (another Next.js project's)
+            return join_prefix(version, full) if version else full, gaps
         key = (framework, "|".join(f"{path}:{g.line}" for path, g in declared))
         if key not in self.globals:
             self.globals[key] = self._global_prefix(declared)
@@ -4427,13 +4649,17 @@ class _RouteResolver:
     def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
         """The global prefixes of `framework` that serve the routes of `file`: all, unless
         they differ, as in a repository of several apps (each `main.ts` its own); then those
-        of the app whose folder (the one above its `src/`) holds `file` most closely."""
+        of the app whose folder (the one above its `src/`) holds `file` most closely. A Next.js
+        `basePath` serves the routes of its config's project only (`nextjs.project_of`)."""
         declared = [
             (path, g)
             for path, facts in self.modules.items()
             for g in facts.global_prefixes
             if g.framework == framework
         ]
+        if framework == NEXTJS:  # a config's `basePath` serves its own project's routes only
+            project = nextjs.project_of(file, self.next_configs)
+            return [(path, g) for path, g in declared if posixpath.dirname(path) == project]
         if len({self._string(path, g.prefix) for path, g in declared}) < 2:
             return declared
         rooted = [(app_root(path), path, g) for path, g in declared]
@@ -4714,6 +4940,9 @@ class _RouteResolver:
                 and callee.value.returns is not None
             ):  # a helper of the project's: its return value for these arguments
                 return self._apply(path, Apply(expr.callee, expr.passed))
+            if callee is None and expr.passed is not None and not path.endswith(".py"):
+                # `adminOnly(route)`: a call of what a call of the project's returns (`_made`)
+                return self._apply(path, Apply(expr.callee, expr.passed))
             if isinstance(callee, _External) and expr.passed is not None:
                 named = _node_path(callee, [self.evaluate(path, a) for a in expr.passed])
                 if named is not None:  # `path.basename(file, '.js')` of a listed file
@@ -4777,9 +5006,14 @@ class _RouteResolver:
                 for file in sorted(self.modules, key=lambda p: p.encode())
                 for write in self.modules[file].flask_config
             ]
-        held: flask_config.Held[_Entity] = flask_config.fold(
-            self.flask_writes, expr.key, self.evaluate, self._config_attribute, _one_of_entities
+        reader: flask_config.Reader[_Entity] = flask_config.Reader(
+            self.evaluate,
+            self._config_loaded,
+            _one_of_entities,
+            self._config_holds,
+            self._config_raises,
         )
+        held: flask_config.Held[_Entity] = flask_config.fold(self.flask_writes, expr.key, reader)
         if held.set:
             value = held.value
         elif expr.default is not None:
@@ -4790,6 +5024,125 @@ class _RouteResolver:
             return value
         read = f"app.config[{expr.key!r}]"
         return _Str(value.value, _merged(value.assumed, tuple(f"{read} {a}" for a in held.assumed)))
+
+    def _config_holds(self, file: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether an `if` a configuration write is under holds: where the configuration's
+        defaults decide it (with them), or the scanned files fix its test (a constant); not
+        known where it tests a parameter (a caller may pass another value than its default)."""
+        holds, assumed = self._holds(file, condition, False)
+        if holds is not None and not assumed and _tests_parameter(condition):
+            return None, ()
+        return holds, assumed
+
+    def _config_loaded(
+        self, file: str, write: FlaskConfigWrite, key: str
+    ) -> tuple[_Entity | str | None, tuple[str, ...]]:
+        """What a `from_object` or `from_pyfile` written in `file` sets `key` to, and what it is
+        read from: a file the repository holds is a module whose upper-case names Flask copies
+        (`instance/settings.py`, as the repository holds it: said); one it does not hold sets
+        nothing (`silent=True`; said); one out of sight (`.cfg`, an app given as a parameter)
+        may set anything."""
+        assert write.value is not None
+        if write.kind == "object":
+            return self._config_attribute(file, write.value, key), ()
+        target, present, named = self._pyfile(file, write)
+        if present is None or target is None:
+            return flask_config.UNKNOWN, ()
+        if not present:
+            return flask_config.ABSENT, (*named, f"{target} is not in the repository")
+        found = self._object_key(file, _PyModule(module_name(target)), key)
+        return found, (*named, f"read from {target}")
+
+    def _pyfile(
+        self, file: str, write: FlaskConfigWrite
+    ) -> tuple[str | None, bool | None, tuple[str, ...]]:
+        """The file a `from_pyfile` written in `file` loads (None: not known), whether the
+        repository holds it (None: not known: a name the walk does not take, such as `.cfg`, or
+        a file that failed to parse), and the defaults its name is read with."""
+        named = self._settled(self.evaluate(file, write.value)) if write.value else None
+        folder = self._flask_folder(file, write.app)
+        if not isinstance(named, _Str) or folder is None:
+            return None, None, ()
+        target = flask_config.joined(folder, named.value)
+        if target is None:
+            return None, None, ()
+        if target in self.files:
+            read = (
+                target not in self.failed and self.python_files.get(module_name(target)) == target
+            )
+            return target, True if read else None, named.assumed
+        listed = target.endswith(".py") and walk_lists(target)  # else: not read, not known
+        return target, False if listed else None, named.assumed
+
+    def _flask_folder(self, file: str, app: FlaskApp | None) -> str | None:
+        """The folder an app's `from_pyfile` names are relative to, by Flask's rules: the
+        instance folder with `instance_relative_config=True` (`instance/` beside the top-level
+        package of the module making the app, or beside that module where it is in no package),
+        else the app's root (the folder of that module; of its top-level package for
+        `__name__.split(".")[0]`). None where the scan cannot tell (the app made elsewhere or
+        naming its folders; a name no scanned module has)."""
+        if app is None or not app.placed or app.instance_relative is None:
+            return None
+        module: str | None = file
+        if app.named:  # `Flask("pkg")`: that module's file
+            found = self.modules_index.find(app.named, file)
+            module = self.python_files.get(found) if found is not None else None
+        if module is None:
+            return None
+        folder = posixpath.dirname(module)
+        top = None  # the top-level package's folder: the packages run unbroken from `folder`
+        for upper in flask_config.folders_up(folder):
+            if not self._is_package(upper):
+                break
+            top = upper
+        if top == "":  # the repository's root is a package: its parent is out of sight
+            return None
+        if app.instance_relative:
+            beside = posixpath.dirname(top) if top is not None else folder
+            return posixpath.join(beside, "instance")
+        return top if app.top and top is not None else folder
+
+    def _is_package(self, folder: str) -> bool:
+        return (f"{folder}/__init__.py" if folder else "__init__.py") in self.files
+
+    def _config_raises(self, file: str, write: FlaskConfigWrite) -> flask_config.Raise:
+        """Whether a write raises where the repository's defaults run it (`flask_config.Raise`):
+        `from_pyfile` of a file the repository does not hold (`FileNotFoundError`) and
+        `from_envvar` of a variable, unset (`RuntimeError`), unless `silent=True`; `from_object`
+        of a dotted name the repository's own package does not hold (`ImportError`). A file,
+        variable or name out of sight may raise; nothing else does."""
+        silent = write.silent
+        if write.kind == "envvar":
+            if silent:
+                return flask_config.NO
+            if silent is None or not write.key:
+                return flask_config.MAYBE
+            return flask_config.Raise("yes", "RuntimeError", (f"os.environ.{write.key} unset",))
+        if write.kind == "pyfile":
+            target, present, why = self._pyfile(file, write)
+            held = f"{target} is {'' if present else 'not '}in the repository"
+            if present or silent:
+                return flask_config.Raise("no", why=(*why, held) if present is not None else ())
+            if present is None or silent is None:
+                return flask_config.MAYBE
+            return flask_config.Raise("yes", "FileNotFoundError", (*why, held))
+        if write.kind == "file":
+            return flask_config.NO if silent else flask_config.MAYBE
+        if write.kind == "object" and write.value is not None:
+            named = write.value if isinstance(write.value, Lit) else None
+            return self._import_raises(file, named.value) if named else flask_config.NO
+        return flask_config.NO
+
+    def _import_raises(self, file: str, dotted: str) -> flask_config.Raise:
+        """`import_string(dotted)` (`from_object("pkg.settings.Local")`): none where it names
+        something the scan shows; `ImportError` where its top-level package is the
+        repository's and holds no such module or attribute; else it may (a library's, one
+        installed where the app runs)."""
+        if self._dotted_object(file, dotted) is not None:
+            return flask_config.NO
+        if dotted.split(".")[0] in self.packages:
+            return flask_config.Raise("yes", "ImportError", (f"{dotted} is not in the repository",))
+        return flask_config.MAYBE
 
     def _config_attribute(self, file: str, target: Expr, key: str) -> _Entity | str | None:
         """What `config.from_object(target)`, written in `file`, sets `key` to: the class's or
@@ -5199,6 +5552,13 @@ def _newlines(entity: _Entity | None, newlines: bool) -> _Entity | None:
     return entity
 
 
+def _tests_parameter(condition: Condition) -> bool:
+    """Whether an `if` test (or a part of one) reads a def's parameter."""
+    if condition.op:
+        return any(_tests_parameter(part) for part in condition.parts)
+    return isinstance(condition.test, Param) or isinstance(condition.equals, Param)
+
+
 def _one_of_entities(values: list[_Entity | None]) -> _Entity | None:
     return _OneOf(values)
 
@@ -5427,12 +5787,17 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     a parameter named as an app or a router is, and so is one whose path is computed
     (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
     a route whose path is not known, a finding, never dropped; route options too, whatever
-    their path (`path: 'issues'`, served under a prefix that ends in `/`)."""
+    their path (`path: 'issues'`, served under a prefix that ends in `/`) and whatever the
+    parameter is called, where a method or a path is read from them."""
     if path.endswith(".py"):
         return True
     owner = route.owner
-    if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
-        return False  # not `api.get('/users', {params})`, an HTTP client
+    if not isinstance(owner, Param):
+        return False
+    if owner.name not in _APP_NAMES:  # not `api.get('/users', {params})`, an HTTP client; route
+        # options are a route on any name (`pluginServer.route({ method, path })`): no HTTP
+        # client is given a method and a path to register
+        return route.from_options and (route.methods is not None or type(route.path) is not Opaque)
     if isinstance(route.path, Lit):  # route options are a route even as `path: 'issues'`
         return route.path.value.startswith(("/", "*")) or (
             route.from_options and bool(route.path.value)
@@ -5547,6 +5912,19 @@ _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are 
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 _STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
+
+
+_NODE_ENV_WORLDS = frozenset(why for _, why in NODE_ENV_DEFAULTS)
+
+
+def _in_world(
+    worlds: dict[str, tuple[bool | None, tuple[str, ...]]] | None, world: str
+) -> tuple[bool | None, tuple[str, ...]]:
+    """What a test read per world (`Linker._worlds`) gives in `world`: its own reading there,
+    else the one that holds in every world; not known (None) where it has neither."""
+    if worlds is None:
+        return None, ()
+    return worlds.get(world) or worlds.get("") or (None, ())
 
 
 def _param_site(expr: Expr | None) -> str | None:

@@ -48,6 +48,14 @@ HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "tra
 EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
+# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
+# deployment sets (Express and Fastify's guides, every platform's Node image), each with the
+# default a value read under it names (`attrs.configDefault`); a test is decided off only where
+# neither runs its branch (`linker._holds`, one world per default)
+NODE_ENV_DEFAULTS = (
+    ("", "process.env.NODE_ENV unset"),
+    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
+)
 # `Sym` path segments: the list a Python dict's `.items()` (its `(key, value)` pairs) and
 # `.values()` give, fields of a module-level dict with string keys (`for at, app in T.items():`)
 DICT_VIEWS = {"items": "[]items", "values": "[]values"}
@@ -311,6 +319,21 @@ class LoadDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Registered:
+    """A value a register call on `owner` runs as a plugin on the child router `router` it
+    makes (Fastify's `register(plugin, opts)`, hapi's `register({ plugin })`), as read where it
+    is written (a parameter of the function `scope` as a `Param`): the linker lists the routes
+    of a library's value a record names (`library_tables`: `plugin` of
+    `@mojaloop/central-services-metrics`), through the calls that pass it in."""
+
+    owner: Expr
+    router: Expr
+    plugin: Expr
+    line: int
+    scope: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Bound:
     """`expr` as written in the file `file`: what a parameter stands for once a call of its
     function, in another file, is followed (the linker substitutes it for the `Param`)."""
@@ -403,14 +426,56 @@ class FlaskConfigRead:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaskApp:
+    """The Flask app whose configuration a write fills, as the call making it is written in the
+    same file (`app = Flask(__name__, instance_relative_config=True)`): what Flask finds its
+    folders from. `named`: the import name, "" for the module itself (`__name__`); `top`: only
+    its first part (`__name__.split(".")[0]`, the top-level package); `instance_relative`:
+    `from_pyfile` reads below the instance folder, not the app's root (None: computed);
+    `placed`: False where `root_path=` or `instance_path=` is given or the name is computed
+    (the folders are not followed)."""
+
+    named: str = ""
+    top: bool = False
+    instance_relative: bool | None = False
+    placed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TryBlock:
+    """A `try` statement some configuration write is written in: its line, what each statement
+    of its body is (the line of a configuration write; 0 for any other statement, which may
+    raise), and the exception names each `except` names (() for a bare `except:`; a name as
+    written, its last part for a dotted one)."""
+
+    line: int
+    steps: tuple[int, ...]
+    handlers: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """Where in `block` a write is: `part` "body" (below its `index`-th statement), "handler"
+    (the `index`-th `except`), "else" or "finally"."""
+
+    block: TryBlock
+    part: str
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class FlaskConfigWrite:
     """One write to a Flask app's configuration, at `line` in the def `scope` ("" at module
     level): `kind` "object" (`from_object(value)`: the upper-case attributes of a class or
     module, or of what a dotted string names), "set" (`config["K"] = v`, `update(K=v)`,
     `from_mapping({"K": v})`: `key` gets `value`), "setdefault" (`key` gets `value` where it
-    is unset), or "runtime" (`from_envvar`, `from_pyfile`, `from_prefixed_env`, `from_file`:
-    what it sets is known only where the app runs; `source` names it). `conditional`: written
-    inside an `if`, `try`, `with` or loop, so it may not run."""
+    is unset), "pyfile" (`from_pyfile(value)`: the upper-case names of a Python file, relative
+    to the folder `app` gives), "envvar" (`from_envvar(key)`: the file a variable names),
+    "file" (`from_file`), or "runtime" (`from_prefixed_env`, a key or mapping computed: what
+    it sets is known only where the app runs); `source` names it. `silent`: the loader's
+    `silent=` (None: computed). Where it runs: under the `if`s `only_if` holds, at `tried` in
+    each `try` around it (outermost first); `conditional`: inside a loop or a `with`, so it
+    may not run."""
 
     line: int
     kind: str
@@ -419,6 +484,10 @@ class FlaskConfigWrite:
     source: str
     scope: str = ""
     conditional: bool = False
+    only_if: Condition | None = None
+    tried: tuple[Tried, ...] = ()
+    silent: bool | None = False
+    app: FlaskApp | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -795,6 +864,27 @@ class GlobalPrefix:
 
 
 @dataclass(frozen=True, slots=True)
+class NextHandler:
+    """An export a Next.js route file answers with (`next_projects`): `default` (a Pages Router
+    file's) or a method's name (an App Router file's `export async function GET`), its value as
+    the file binds it and the line it is exported at."""
+
+    export: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageExtensions:
+    """`pageExtensions` of a Next.js config (`next_projects`): the endings that make a file
+    below its project's `pages/` or `app/` a route file, the route named without it; None:
+    named in a way not read (a config a plugin call wraps, a computed list)."""
+
+    extensions: tuple[str, ...] | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Versioning:
     """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
     a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
@@ -892,6 +982,10 @@ class ModuleFacts:
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
+    # a file that may be a Next.js route file (`nextjs.candidate`): the exports it may answer
+    # with, placed where its project's settings are known (`next_projects`); None: no such file
+    next_handlers: tuple[NextHandler, ...] | None = None
+    page_extensions: PageExtensions | None = None  # a Next.js config's `pageExtensions`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
     composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
@@ -914,10 +1008,16 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # JavaScript: the values its register calls run as plugins (`Registered`)
+    registered: tuple[Registered, ...] = ()
     # JavaScript: the environment-file paths it exports (`export const envFile =
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
     env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # JavaScript: the script globs it loads each match of by a computed specifier (a file-system
+    # router's `'**/route.js'`, `js_dirload.loaded_globs`): the files named where a route it
+    # computes is a finding
+    loaded_globs: tuple[str, ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
@@ -967,6 +1067,7 @@ _pickled_by_fields(
     PathCall,
     LoadDecl,
     EnvLoad,
+    Registered,
     DependencyAlias,
     StarletteRoutes,
     Opaque,
@@ -983,9 +1084,14 @@ _pickled_by_fields(
     Store,
     PrefixDecl,
     GlobalPrefix,
+    NextHandler,
+    PageExtensions,
     ConfigKey,
     FlaskConfigRead,
     FlaskConfigWrite,
+    FlaskApp,
+    TryBlock,
+    Tried,
     Fallback,
     Schema,
     Member,

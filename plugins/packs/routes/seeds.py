@@ -25,9 +25,10 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
-  reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
-  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
-  a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
+  reader's member call has it (a comment between the `.` and the word is a limit). A file
+  that may be a Next.js route file (`pages/api/**`, `app/**/route.*`: `nextjs.candidate`,
+  whichever `pageExtensions` its project has) is admitted by its path, a `next.config.*`
+  naming `basePath` or `pageExtensions` by its name and those words (`nextjs.config_file`).
   `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
   them when it resolves an import through them (`manifests`, `tsconfig`).
   A route-shaped call on an object the file makes or imports from the project
@@ -358,9 +359,9 @@ def _admits_script(path: str, data: bytes) -> Admission:
     spelled = _Spelled(data)
     if _js_framework(data, spelled):
         return Admission.SEED
-    if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
+    if nextjs.candidate(path):  # a Next.js route file, maybe: its place routes it
         return Admission.YES
-    if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
+    if nextjs.config_file(path, data):  # `basePath`, `pageExtensions`: its project's routes
         return Admission.YES
     for match in _DOT_ROUTE_CALL.finditer(data):
         at = match.start()
