@@ -104,6 +104,20 @@ def is_test_file(name: str) -> bool:
     return ".test." in name or ".spec." in name
 
 
+def walk_lists(path: str) -> bool:
+    """Whether a walk of the repository's root lists a file at this repo-relative path, by its
+    folders and its name (one the pack takes by its suffix): so a file it did not list is not
+    in the repository. No folder hidden, skipped, generated or test code; no test file."""
+    *folders, name = path.split("/")
+    for folder in folders:
+        hidden = folder.startswith(".") and folder not in SERVED_HIDDEN
+        if hidden or folder in SKIPPED_DIRECTORIES or folder in GENERATED_DIRECTORIES:
+            return False
+        if folder in TEST_DIRECTORIES:
+            return False
+    return bool(name) and not name.startswith(".") and not is_test_file(name)
+
+
 def route_segment(fd: int, here: str, name: str) -> bool:
     """Whether the test-named folder `name` of `here` (open as `fd`) is a Next.js URL segment:
     below an `app/` or `pages/` folder, holding a route file (`route.ts`, `page.tsx`; below

@@ -341,9 +341,9 @@ def test_a_pack_out_of_time_is_asked_again_in_its_session_while_it_gets_further(
         )
     )
     (tmp_path / "repo").mkdir()
+    scan = [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry)]
     done = subprocess.run(
-        [*GPP, "scan", str(tmp_path / "repo"), "--config", str(registry), "--packs", "slow,stuck"]
-        + ["--json"],
+        [*scan, "--packs", "slow,stuck", "--json"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -118,6 +118,24 @@ def test_a_route_file_without_its_handlers_routes_nothing() -> None:
     assert placed(files) == {}
 
 
+def test_a_default_export_not_read_still_serves_its_path() -> None:
+    """Next serves a Pages Router file at its path whatever its default export is: one chosen by
+    a flag, a call on a member, an await, is a route of every verb, never nothing."""
+    files = {
+        "pages/api/stall.ts": (
+            "const enabled = process.env.STALL === '1';\n"
+            "function handler(req, res) { res.end(); }\n"
+            "function notFound(req, res) { res.status(404).end(); }\n"
+            "export default enabled ? handler : notFound;\n"
+        ),
+        "pages/api/cfg.js": "import { api } from '../../lib/api';\nexport default api.routes[0];\n",
+    }
+    assert placed(files) == {
+        **{f"{m} /api/stall": "pages/api/stall.ts:4 nextjs" for m in EVERY},
+        **{f"{m} /api/cfg": "pages/api/cfg.js:2 nextjs" for m in EVERY},
+    }
+
+
 def test_next_js_is_no_longer_an_unread_framework() -> None:
     assert "Next.js" not in {u.name for u in UNREAD}
     files = {"pages/index.tsx": "import Link from 'next/link';\nexport default () => null;\n"}

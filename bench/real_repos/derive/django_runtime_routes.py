@@ -264,7 +264,9 @@ def walk(root: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
                         skipped.append({"name": name, "reason": reason})
                         continue
                     files = sorted({f for f in (conf, where[0] if where else None) if f})
-                    entry = {"name": name, "file": files[0] if files else "", "files": files,
+                    # the file is the view's (where its line is), else the URLconf's
+                    first = where[0] if where else (files[0] if files else "")
+                    entry = {"name": name, "file": first, "files": files,
                              "line": where[1] if where else 1,
                              "view": getattr(owner, "__qualname__", type(owner).__qualname__)}  # fmt: skip
                     routes.setdefault(name, entry)

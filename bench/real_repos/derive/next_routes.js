@@ -13,8 +13,12 @@
 //   adds no segment, a `_private` folder and all below it route nothing;
 // - `[x]` is `{x}`, `[...x]` is `{x}`, `[[...x]]` serves its folder's path too;
 // - `basePath` (given, read by hand from next.config) goes before every path; i18n locales do
-//   not apply to API routes.
-// Usage: NODE_PATH=<dir holding typescript> node next_routes.js CHECKOUT '{"basePath": {"web": ""}}'
+//   not apply to API routes;
+// - `pageExtensions` (given per project, read by hand from next.config, e.g. ["page.tsx",
+//   "page.ts"]): only files ending `.<one of them>` are pages or routes, that ending dropped
+//   from the path (Next's "Custom Page Extensions"); unset, the default js/jsx/ts/tsx.
+// Usage: NODE_PATH=<dir holding typescript> node next_routes.js CHECKOUT '{"basePath": {"web": ""},
+//   "pageExtensions": {"web": ["page.tsx", "page.ts"]}}'
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -101,10 +105,14 @@ for (const root of roots) {
   const has = (d) => fs.existsSync(path.join(root, d)) && fs.statSync(path.join(root, d)).isDirectory();
   const pagesDir = has("pages") ? "pages" : has("src/pages") ? "src/pages" : null;
   const appDir = has("app") ? "app" : has("src/app") ? "src/app" : null;
+  const given = (settings.pageExtensions || {})[rel];
+  const ext = given
+    ? new RegExp(`\\.(${given.map((e) => e.replace(/[.]/g, "\\.")).join("|")})$`)
+    : EXT;
   if (pagesDir && has(pagesDir + "/api")) {
     for (const f of walk(path.join(root, pagesDir, "api"), [])) {
-      if (!EXT.test(f) || f.endsWith(".d.ts")) continue;
-      const relTo = path.relative(path.join(root, pagesDir), f).replace(EXT, "");
+      if (!ext.test(f) || f.endsWith(".d.ts")) continue;
+      const relTo = path.relative(path.join(root, pagesDir), f).replace(ext, "");
       const segs = relTo.split("/");
       if (segs[segs.length - 1] === "index") segs.pop();
       if (segs[segs.length - 1] === "_middleware") continue;
@@ -115,7 +123,7 @@ for (const root of roots) {
   }
   if (appDir) {
     for (const f of walk(path.join(root, appDir), [])) {
-      if (!/(^|\/)route\.(js|jsx|ts|tsx)$/.test(f)) continue;
+      if (!(given ? new RegExp(`(^|/)route\\.(${given.map((e) => e.replace(/[.]/g, "\\.")).join("|")})$`) : /(^|\/)route\.(js|jsx|ts|tsx)$/).test(f)) continue;
       const segs = path.relative(path.join(root, appDir), path.dirname(f)).split("/").filter(Boolean);
       if (segs.some((s) => s.startsWith("_"))) continue;
       const exported = exportsOf(f);

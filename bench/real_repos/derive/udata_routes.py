@@ -28,7 +28,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from runtime_routes import flask_items  # noqa: E402
+from runtime_routes import flask_items
 
 checkout = os.path.abspath(sys.argv[1])
 sys.path.insert(0, checkout)
@@ -46,9 +46,15 @@ def _in_checkout() -> tuple[str, int] | None:
     registering its own documentation views, flask_storage its file view)."""
     for frame in reversed(traceback.extract_stack()[:-2]):
         f = frame.filename
-        if "/site-packages/flask/" in f or os.path.abspath(f) == os.path.join(checkout, "udata/app.py"):
+        if "/site-packages/flask/" in f or os.path.abspath(f) == os.path.join(
+            checkout, "udata/app.py"
+        ):
             continue
-        if f.startswith("<") or "/site-packages/" in f or not os.path.abspath(f).startswith(checkout + os.sep):
+        if (
+            f.startswith("<")
+            or "/site-packages/" in f
+            or not os.path.abspath(f).startswith(checkout + os.sep)
+        ):
             return None
         return os.path.relpath(os.path.abspath(f), checkout), frame.lineno
     return None
@@ -122,7 +128,12 @@ for item in flask_items(app, checkout):
         print(f"library view registered by the app kept: {item['name']} at {reg}", file=sys.stderr)
     files = [item["file"]]
     view = app.view_functions[rule.endpoint]
-    for f in method_files(view, item["name"].split(" ", 1)[0]) + [bp_file, reg and reg[0], bp_name in bp_registered_at and bp_registered_at[bp_name][0]]:
+    for f in [
+        *method_files(view, item["name"].split(" ", 1)[0]),
+        bp_file,
+        reg and reg[0],
+        bp_name in bp_registered_at and bp_registered_at[bp_name][0],
+    ]:
         if f and f not in files:
             files.append(f)
     item["files"] = files

@@ -925,10 +925,11 @@ class _Reader:
                 if named
                 else self._expr(node.child_by_field_id(self.fields.value))
             )
-            if value is not None:
-                self.exports["default"] = value
-                self.export_lines["default"] = _line(node)
-                self._mark_shared(node.child_by_field_id(self.fields.value))
+            # a default export not read (`export default flag ? handler : notFound`) is still
+            # one: a Next.js Pages Router file answers at its path whatever the value is
+            self.exports["default"] = Opaque() if value is None else value
+            self.export_lines["default"] = _line(node)
+            self._mark_shared(node.child_by_field_id(self.fields.value))
         elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES | {_ENUM}:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)

@@ -20,6 +20,7 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
 from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
+from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
 from . import flask_config, js_dirload, js_strings, option_routes
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
@@ -73,6 +74,7 @@ from .model import (
     Evidence,
     Expr,
     Fallback,
+    FlaskApp,
     FlaskConfigRead,
     FlaskConfigWrite,
     Format,
@@ -4516,9 +4518,14 @@ class _RouteResolver:
                 for file in sorted(self.modules, key=lambda p: p.encode())
                 for write in self.modules[file].flask_config
             ]
-        held: flask_config.Held[_Entity] = flask_config.fold(
-            self.flask_writes, expr.key, self.evaluate, self._config_attribute, _one_of_entities
+        reader: flask_config.Reader[_Entity] = flask_config.Reader(
+            self.evaluate,
+            self._config_loaded,
+            _one_of_entities,
+            self._config_holds,
+            self._config_raises,
         )
+        held: flask_config.Held[_Entity] = flask_config.fold(self.flask_writes, expr.key, reader)
         if held.set:
             value = held.value
         elif expr.default is not None:
@@ -4529,6 +4536,125 @@ class _RouteResolver:
             return value
         read = f"app.config[{expr.key!r}]"
         return _Str(value.value, _merged(value.assumed, tuple(f"{read} {a}" for a in held.assumed)))
+
+    def _config_holds(self, file: str, condition: Condition) -> tuple[bool | None, tuple[str, ...]]:
+        """Whether an `if` a configuration write is under holds: where the configuration's
+        defaults decide it (with them), or the scanned files fix its test (a constant); not
+        known where it tests a parameter (a caller may pass another value than its default)."""
+        holds, assumed = self._holds(file, condition, False)
+        if holds is not None and not assumed and _tests_parameter(condition):
+            return None, ()
+        return holds, assumed
+
+    def _config_loaded(
+        self, file: str, write: FlaskConfigWrite, key: str
+    ) -> tuple[_Entity | str | None, tuple[str, ...]]:
+        """What a `from_object` or `from_pyfile` written in `file` sets `key` to, and what it is
+        read from: a file the repository holds is a module whose upper-case names Flask copies
+        (`instance/settings.py`, as the repository holds it: said); one it does not hold sets
+        nothing (`silent=True`; said); one out of sight (`.cfg`, an app given as a parameter)
+        may set anything."""
+        assert write.value is not None
+        if write.kind == "object":
+            return self._config_attribute(file, write.value, key), ()
+        target, present, named = self._pyfile(file, write)
+        if present is None or target is None:
+            return flask_config.UNKNOWN, ()
+        if not present:
+            return flask_config.ABSENT, (*named, f"{target} is not in the repository")
+        found = self._object_key(file, _PyModule(module_name(target)), key)
+        return found, (*named, f"read from {target}")
+
+    def _pyfile(
+        self, file: str, write: FlaskConfigWrite
+    ) -> tuple[str | None, bool | None, tuple[str, ...]]:
+        """The file a `from_pyfile` written in `file` loads (None: not known), whether the
+        repository holds it (None: not known: a name the walk does not take, such as `.cfg`, or
+        a file that failed to parse), and the defaults its name is read with."""
+        named = self._settled(self.evaluate(file, write.value)) if write.value else None
+        folder = self._flask_folder(file, write.app)
+        if not isinstance(named, _Str) or folder is None:
+            return None, None, ()
+        target = flask_config.joined(folder, named.value)
+        if target is None:
+            return None, None, ()
+        if target in self.files:
+            read = (
+                target not in self.failed and self.python_files.get(module_name(target)) == target
+            )
+            return target, True if read else None, named.assumed
+        listed = target.endswith(".py") and walk_lists(target)  # else: not read, not known
+        return target, False if listed else None, named.assumed
+
+    def _flask_folder(self, file: str, app: FlaskApp | None) -> str | None:
+        """The folder an app's `from_pyfile` names are relative to, by Flask's rules: the
+        instance folder with `instance_relative_config=True` (`instance/` beside the top-level
+        package of the module making the app, or beside that module where it is in no package),
+        else the app's root (the folder of that module; of its top-level package for
+        `__name__.split(".")[0]`). None where the scan cannot tell (the app made elsewhere or
+        naming its folders; a name no scanned module has)."""
+        if app is None or not app.placed or app.instance_relative is None:
+            return None
+        module: str | None = file
+        if app.named:  # `Flask("pkg")`: that module's file
+            found = self.modules_index.find(app.named, file)
+            module = self.python_files.get(found) if found is not None else None
+        if module is None:
+            return None
+        folder = posixpath.dirname(module)
+        top = None  # the top-level package's folder: the packages run unbroken from `folder`
+        for upper in flask_config.folders_up(folder):
+            if not self._is_package(upper):
+                break
+            top = upper
+        if top == "":  # the repository's root is a package: its parent is out of sight
+            return None
+        if app.instance_relative:
+            beside = posixpath.dirname(top) if top is not None else folder
+            return posixpath.join(beside, "instance")
+        return top if app.top and top is not None else folder
+
+    def _is_package(self, folder: str) -> bool:
+        return (f"{folder}/__init__.py" if folder else "__init__.py") in self.files
+
+    def _config_raises(self, file: str, write: FlaskConfigWrite) -> flask_config.Raise:
+        """Whether a write raises where the repository's defaults run it (`flask_config.Raise`):
+        `from_pyfile` of a file the repository does not hold (`FileNotFoundError`) and
+        `from_envvar` of a variable, unset (`RuntimeError`), unless `silent=True`; `from_object`
+        of a dotted name the repository's own package does not hold (`ImportError`). A file,
+        variable or name out of sight may raise; nothing else does."""
+        silent = write.silent
+        if write.kind == "envvar":
+            if silent:
+                return flask_config.NO
+            if silent is None or not write.key:
+                return flask_config.MAYBE
+            return flask_config.Raise("yes", "RuntimeError", (f"os.environ.{write.key} unset",))
+        if write.kind == "pyfile":
+            target, present, why = self._pyfile(file, write)
+            held = f"{target} is {'' if present else 'not '}in the repository"
+            if present or silent:
+                return flask_config.Raise("no", why=(*why, held) if present is not None else ())
+            if present is None or silent is None:
+                return flask_config.MAYBE
+            return flask_config.Raise("yes", "FileNotFoundError", (*why, held))
+        if write.kind == "file":
+            return flask_config.NO if silent else flask_config.MAYBE
+        if write.kind == "object" and write.value is not None:
+            named = write.value if isinstance(write.value, Lit) else None
+            return self._import_raises(file, named.value) if named else flask_config.NO
+        return flask_config.NO
+
+    def _import_raises(self, file: str, dotted: str) -> flask_config.Raise:
+        """`import_string(dotted)` (`from_object("pkg.settings.Local")`): none where it names
+        something the scan shows; `ImportError` where its top-level package is the
+        repository's and holds no such module or attribute; else it may (a library's, one
+        installed where the app runs)."""
+        if self._dotted_object(file, dotted) is not None:
+            return flask_config.NO
+        if dotted.split(".")[0] in self.packages:
+            return flask_config.Raise("yes", "ImportError", (f"{dotted} is not in the repository",))
+        return flask_config.MAYBE
 
     def _config_attribute(self, file: str, target: Expr, key: str) -> _Entity | str | None:
         """What `config.from_object(target)`, written in `file`, sets `key` to: the class's or
@@ -4936,6 +5062,13 @@ def _newlines(entity: _Entity | None, newlines: bool) -> _Entity | None:
     if newlines and isinstance(entity, _Str) and "\\n" in entity.value:
         return _Str(entity.value.replace("\\n", "\n"), entity.assumed)
     return entity
+
+
+def _tests_parameter(condition: Condition) -> bool:
+    """Whether an `if` test (or a part of one) reads a def's parameter."""
+    if condition.op:
+        return any(_tests_parameter(part) for part in condition.parts)
+    return isinstance(condition.test, Param) or isinstance(condition.equals, Param)
 
 
 def _one_of_entities(values: list[_Entity | None]) -> _Entity | None:

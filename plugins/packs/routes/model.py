@@ -400,14 +400,56 @@ class FlaskConfigRead:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaskApp:
+    """The Flask app whose configuration a write fills, as the call making it is written in the
+    same file (`app = Flask(__name__, instance_relative_config=True)`): what Flask finds its
+    folders from. `named`: the import name, "" for the module itself (`__name__`); `top`: only
+    its first part (`__name__.split(".")[0]`, the top-level package); `instance_relative`:
+    `from_pyfile` reads below the instance folder, not the app's root (None: computed);
+    `placed`: False where `root_path=` or `instance_path=` is given or the name is computed
+    (the folders are not followed)."""
+
+    named: str = ""
+    top: bool = False
+    instance_relative: bool | None = False
+    placed: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TryBlock:
+    """A `try` statement some configuration write is written in: its line, what each statement
+    of its body is (the line of a configuration write; 0 for any other statement, which may
+    raise), and the exception names each `except` names (() for a bare `except:`; a name as
+    written, its last part for a dotted one)."""
+
+    line: int
+    steps: tuple[int, ...]
+    handlers: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """Where in `block` a write is: `part` "body" (below its `index`-th statement), "handler"
+    (the `index`-th `except`), "else" or "finally"."""
+
+    block: TryBlock
+    part: str
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class FlaskConfigWrite:
     """One write to a Flask app's configuration, at `line` in the def `scope` ("" at module
     level): `kind` "object" (`from_object(value)`: the upper-case attributes of a class or
     module, or of what a dotted string names), "set" (`config["K"] = v`, `update(K=v)`,
     `from_mapping({"K": v})`: `key` gets `value`), "setdefault" (`key` gets `value` where it
-    is unset), or "runtime" (`from_envvar`, `from_pyfile`, `from_prefixed_env`, `from_file`:
-    what it sets is known only where the app runs; `source` names it). `conditional`: written
-    inside an `if`, `try`, `with` or loop, so it may not run."""
+    is unset), "pyfile" (`from_pyfile(value)`: the upper-case names of a Python file, relative
+    to the folder `app` gives), "envvar" (`from_envvar(key)`: the file a variable names),
+    "file" (`from_file`), or "runtime" (`from_prefixed_env`, a key or mapping computed: what
+    it sets is known only where the app runs); `source` names it. `silent`: the loader's
+    `silent=` (None: computed). Where it runs: under the `if`s `only_if` holds, at `tried` in
+    each `try` around it (outermost first); `conditional`: inside a loop or a `with`, so it
+    may not run."""
 
     line: int
     kind: str
@@ -416,6 +458,10 @@ class FlaskConfigWrite:
     source: str
     scope: str = ""
     conditional: bool = False
+    only_if: Condition | None = None
+    tried: tuple[Tried, ...] = ()
+    silent: bool | None = False
+    app: FlaskApp | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -989,6 +1035,9 @@ _pickled_by_fields(
     ConfigKey,
     FlaskConfigRead,
     FlaskConfigWrite,
+    FlaskApp,
+    TryBlock,
+    Tried,
     Fallback,
     Schema,
     Member,

@@ -27,7 +27,7 @@ from .auth import (
 )
 from .django_facts import django_facts
 from .flask_admin import admin_facts
-from .flask_config import config_read, config_writes, may_write
+from .flask_config import Placement, app_made, config_read, config_writes, may_write, placements
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .heads import search_gated
 from .model import (
@@ -49,6 +49,7 @@ from .model import (
     Evidence,
     Expr,
     Fallback,
+    FlaskApp,
     FlaskConfigWrite,
     Format,
     Function,
@@ -74,7 +75,7 @@ from .model import (
     Stored,
     Sym,
 )
-from .py_branches import and_or, branched_return, constant_flag, decision, flag
+from .py_branches import FALSE, and_or, branched_return, constant_flag, decision, flag
 
 # Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
@@ -205,7 +206,9 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
         self._module_body: list[ast.stmt] = []
-        self._direct_of: dict[int, set[int]] = {}  # `_statement`: a body's own statements
+        # `_placed_writes`: where a body's statements are written, by id of the def (the module)
+        self._placements_of: dict[int, dict[int, Placement]] = {}
+        self._module_made: dict[str, ast.Call] | None = None  # `_module_calls`
         self.names_flask = False  # the file names Flask: `x.config` is an app's (`flask_config`)
         self.flask_config: list[FlaskConfigWrite] = []
         self._config_written: set[int] = set()  # statements read for them (once per loop)
@@ -415,13 +418,9 @@ class _Reader:
             if self.names_flask and kind is not ast.Return and id(stmt) not in self._config_written:
                 self._config_written.add(id(stmt))
                 self._enter(scope)
-                direct = self._direct_of.get(id(scope))
-                if direct is None:  # the statements the def (the module) runs unconditionally
-                    body = scope.body if scope is not None else self._module_body
-                    direct = self._direct_of[id(scope)] = {id(s) for s in body}
-                self.flask_config += config_writes(
-                    stmt, self._value, self._function_site, id(stmt) not in direct
-                )
+                found = config_writes(stmt, self._value, self._function_site, self._flask_app)
+                if found:
+                    self.flask_config += self._placed_writes(stmt, scope, found)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
             stmt.decorator_list  # type: ignore[attr-defined]
         ):
@@ -430,6 +429,60 @@ class _Reader:
         elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
             self._enter(scope)
             self._decorated_class(stmt)  # type: ignore[arg-type]
+
+    def _placed_writes(
+        self, stmt: ast.stmt, scope: _Def | None, found: list[FlaskConfigWrite]
+    ) -> list[FlaskConfigWrite]:
+        """`found`, the writes `stmt` makes, with where it is written: the `if`s around it (read
+        as a route's are, for the linker to decide), the `try`s, a loop or `with`."""
+        placed = self._placements_of.get(id(scope))
+        if placed is None:  # the def's (the module's) compound statements, read once
+            body = scope.body if scope is not None else self._module_body
+            placed = self._placements_of[id(scope)] = placements(body)
+        where = placed.get(id(stmt))
+        if where is None:  # run whenever its def (the module) runs
+            return found
+        only_if = _all_of([self._condition_or_unknown(t, e) for t, e in where.tests])
+        return [
+            dataclasses.replace(w, only_if=only_if, tried=where.tried, conditional=where.looped)
+            for w in found
+        ]
+
+    def _flask_app(self, node: ast.expr) -> FlaskApp | None:
+        """The app `node` (the `app` of `app.config.from_pyfile(...)`) is where this file makes
+        it: a name the enclosing def assigns once, else one the module does, to a call
+        (`Flask(__name__, instance_relative_config=True)`); None for anything else (an app
+        given as a parameter, `current_app`: its folders are not known here)."""
+        if type(node) is not ast.Name:
+            return None
+        made: ast.expr | None
+        if self._def is None:
+            made = self._module_calls().get(node.id)
+        elif node.id in _parameters(self._def):
+            made = None
+        elif node.id in self._reassigned(self._def):  # its own local: assigned once, or not known
+            made = self._locals_in(self._def).get(node.id)
+        else:  # the module's
+            made = self._module_calls().get(node.id)
+        return app_made(made) if type(made) is ast.Call else None
+
+    def _module_calls(self) -> dict[str, ast.Call]:
+        """The module-level names assigned once, to a call (an `if`'s or `try`'s too)."""
+        if self._module_made is None:
+            statements: list[ast.stmt] = []
+            _flatten(self._module_body, statements, [], [])
+            counts: dict[str, int] = {}
+            calls: dict[str, ast.Call] = {}
+            for stmt in statements:
+                if not isinstance(stmt, ast.Assign):
+                    continue
+                for target in stmt.targets:
+                    if type(target) is ast.Name:
+                        counts[target.id] = counts.get(target.id, 0) + 1
+                        if isinstance(stmt.value, ast.Call):
+                            calls[target.id] = stmt.value
+            self._module_made = {n: c for n, c in calls.items() if counts[n] == 1}
+        return self._module_made
 
     # -- bindings --------------------------------------------------------------------------
 
@@ -1645,8 +1698,10 @@ class _Reader:
         default (`_config_read`: python-decouple's `config("X", default="sub")`, django-environ's
         `env("X", default=...)` / `env.str(...)`, environs' `env.str("X", "d")`): the
         environment's value, unknown to a reader, else the default, which the routes it names
-        carry in `attrs.configDefault`. Without a default (or with one that is not a string,
-        or cast in a way not followed) the value stays unknown."""
+        carry in `attrs.configDefault`. A default of `False` is a flag's false (`FALSE`: false
+        in a test, equal to no string: `if os.environ.get("MODE", False) == "ci":` is decided).
+        Without a default (or with one that is not a string, or cast in a way not followed)
+        the value stays unknown."""
         read = self._config_read(call)
         if read is None or read.default is None:
             return None
@@ -1663,6 +1718,8 @@ class _Reader:
                 return None
         if read.cast != "str":
             return None  # `cast=bool` is a flag (`py_branches`); other casts are not followed
+        if type(read.default) is ast.Constant and read.default.value is False:
+            return Fallback(Opaque(), FALSE, read.source)  # a flag's false: no string equals it
         value = self._value(read.default)
         if value is None or value == Opaque():
             return None
