@@ -6,6 +6,8 @@ from which imports the calling file has: `api.namespace('users')` in a file that
 `from ledger.api import api` is a `Namespace` mounted on that `Api`; made on a value the scan
 does not show, its routes are listed with a finding at the namespace; made on a value the
 scan shows to be no router (an object of the project's with a method of that name), nothing.
+The same holds for a framework's router class imported under another name (`from flask import
+Blueprint as Section`): the import, not the spelling, says what a call of it makes.
 """
 
 from __future__ import annotations
@@ -294,11 +296,70 @@ def test_add_resource_on_the_projects_restful_instance_imported_under_an_alias()
     assert finding_places(files) == {}
 
 
+# -- a framework's router class imported under another name ----------------------------------
+
+FRAMEWORK_CLASSES_IMPORTED_UNDER_OTHER_NAMES: dict[str, str] = {
+    "webapp/pages.py": (
+        "from flask import Blueprint as Section\n"
+        "\n"
+        "pages = Section('pages', __name__, url_prefix='/pages')\n"
+        "\n"
+        "@pages.route('/<slug>')\n"
+        "def page(slug): ...\n"
+    ),
+    "webapp/rest.py": (
+        "from flask import Blueprint as BP\n"
+        "from flask_restx import Api as RestApi, Namespace as Space\n"
+        "\n"
+        "bp = BP('rest', __name__, url_prefix='/rest')\n"
+        "api = RestApi(bp)\n"
+        "notes = Space('notes')\n"
+        "\n"
+        "@notes.route('/<int:nid>')\n"
+        "class Note:\n"
+        "    def get(self, nid): ...\n"
+        "\n"
+        "api.add_namespace(notes)\n"
+    ),
+    "webapp/search.py": (
+        "from fastapi import APIRouter as R, FastAPI as Service\n"
+        "\n"
+        "finder = R(prefix='/search')\n"
+        "\n"
+        "@finder.get('/{term}')\n"
+        "def search(term: str): ...\n"
+        "\n"
+        "service = Service()\n"
+        "service.include_router(finder)\n"
+    ),
+    "webapp/app.py": (
+        "from flask import Flask as Site\n"
+        "from webapp.pages import pages\n"
+        "from webapp.rest import bp\n"
+        "\n"
+        "app = Site(__name__)\n"
+        "app.register_blueprint(pages)\n"
+        "app.register_blueprint(bp)\n"
+    ),
+}
+
+
+def test_a_framework_class_imported_under_another_name_is_that_class() -> None:
+    files = FRAMEWORK_CLASSES_IMPORTED_UNDER_OTHER_NAMES
+    assert placed(files) == {
+        "GET /pages/{slug}": "webapp/pages.py:5 flask",
+        "GET /rest/notes/{nid}": "webapp/rest.py:8 flask",
+        "GET /search/{term}": "webapp/search.py:5 fastapi",
+    }
+    assert finding_places(files) == {}
+
+
 FIXTURES = [
     AN_API_INSTANCE_USED_FROM_OTHER_MODULES,
     A_NAMESPACE_CLASS_REEXPORTED_AND_SUBCLASSED,
     NAMESPACES_MADE_ON_VALUES_NOT_SHOWN,
     A_RESTFUL_INSTANCE_IMPORTED_BY_RESOURCE_MODULES,
+    FRAMEWORK_CLASSES_IMPORTED_UNDER_OTHER_NAMES,
 ]
 
 

@@ -1066,15 +1066,13 @@ class _Reader:
                 read = config_read(node, self._value)
                 if read is not None:
                     return read
+            if type(node.func) is ast.Name and name not in ROUTER_FRAMEWORKS:
+                name = self._framework_class(name)  # `from flask import Blueprint as Section`
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
             if name is not None and any(word in name for word in _ROUTER_WORDS):
                 return self._maybe_router(node)
-            if name is not None and name not in _RESTFUL_ROUTERS and type(node.func) is ast.Name:
-                bound = self.bindings.get(name)  # `from flask_restful import Api as RestApi`
-                if isinstance(bound, ImportRef) and bound.attr in _RESTFUL_ROUTERS:
-                    name = bound.attr
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
                 return self._restful_router(node, name)
@@ -1945,6 +1943,18 @@ class _Reader:
                 value = None
             passed.append((key, value or Opaque()))
         return tuple(passed)
+
+    def _framework_class(self, name: str | None) -> str | None:
+        """The framework's router class a name is imported as (`from flask import Blueprint as
+        Section`, `from flask_restful import Api as RestApi`): what the import binds, not how
+        the file spells it, says what a call of it makes; any other name as it is."""
+        bound = self.bindings.get(name) if name is not None else None
+        if not (isinstance(bound, ImportRef) and bound.attr is not None):
+            return name
+        if bound.module.partition(".")[0] not in _FRAMEWORK_PACKAGES:
+            return name
+        known = bound.attr in ROUTER_FRAMEWORKS or bound.attr in _RESTFUL_ROUTERS
+        return bound.attr if known else name
 
     def _restful(self, func: ast.expr) -> bool:
         """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
