@@ -103,7 +103,7 @@ SEQUELIZE_VERSIONS: tuple[tuple[int, ...], ...] = ((), (5,), (6, 6, 3))
 # pre-filtered scan equals the parse-all one by construction).
 # `sequelize.define`, `{ sequelize }`, `require('sequelize')`, `Sequelize.INTEGER`: either case
 SEQUELIZE_SEEDS = (b"sequelize", b"Sequelize")
-TYPEORM_SEED = b"Entity"
+TYPEORM_SEEDS = (b"Entity", b"JoinTable")  # an entity, or a base class holding a junction
 TYPEORM_OPTION_SEEDS = (b"entityPrefix", b"NamingStrategy")  # what renames every entity's table
 KNEX_SEEDS = (b"createTable", b"dropTable", b"renameTable")
 _RAW_DDL = re.compile(rb"(?i)\b(?:create|drop|alter)\s+(?:\w+\s+)*?table\b")
@@ -239,7 +239,7 @@ def _orm_imports(data: bytes) -> tuple[tuple[str, str, int], ...]:
 def _declares(data: bytes) -> bool:
     return (
         any(seed in data for seed in SEQUELIZE_SEEDS)
-        or TYPEORM_SEED in data
+        or any(seed in data for seed in TYPEORM_SEEDS)
         or any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         or any(seed in data for seed in KNEX_SEEDS)
         or _raw_ddl(data)
@@ -377,6 +377,24 @@ class JoinSide:
 
 
 @dataclass(frozen=True)
+class TypeormClass:
+    """A class whose `@JoinTable` members TypeORM makes junctions of, and the class it extends
+    (`base`, as written; None: none, or no name the reader can see). TypeORM gives an entity the
+    relations of every class it extends, so a junction belongs to each table-owning entity
+    whose class holds or inherits the member: an `@Entity()` class (`ENTITY`) and the entities
+    extending it; a `@ChildEntity()` (`CHILD`), a single-table-inheritance child that adds no
+    table, whose junctions are named from the table of the entity at its root; an undecorated
+    base (`PLAIN`), whose junctions are those of the entities extending it."""
+
+    model: str
+    base: str | None
+    kind: str
+
+
+ENTITY, CHILD, PLAIN = "entity", "child", "plain"
+
+
+@dataclass(frozen=True)
 class FileFacts:
     sequelize: tuple[SequelizeModel, ...] = ()
     defaults: tuple[SequelizeDefaults, ...] = ()
@@ -389,6 +407,7 @@ class FileFacts:
     imports: tuple[tuple[str, tuple[str, str]], ...] = ()  # local name -> (module, its name)
     prisma: tuple[PrismaModel, ...] = ()  # a `.prisma` file's models, for relations across files
     joins: tuple[JoinSide, ...] = ()  # TypeORM `@ManyToMany` + `@JoinTable` members
+    classes: tuple[TypeormClass, ...] = ()  # TypeORM classes holding or inheriting junctions
     stars: tuple[str, ...] = ()  # `export * from './m'`: the modules re-exported whole
     entity_prefixes: tuple[tuple[str, int], ...] = ()  # TypeORM `entityPrefix: '…'` (, line)
     # a TypeORM naming strategy's own tableName()/joinTableName(): (method, line, its recipe
@@ -483,7 +502,7 @@ class _Reader:
         self.path = path
         self.data = data
         self.sequelize = any(seed in data for seed in SEQUELIZE_SEEDS)
-        self.typeorm = TYPEORM_SEED in data
+        self.typeorm = any(seed in data for seed in TYPEORM_SEEDS)
         self.typeorm_options = any(seed in data for seed in TYPEORM_OPTION_SEEDS)
         self.knex_raw = _raw_ddl(data)
         self.knex = any(seed in data for seed in KNEX_SEEDS) or self.knex_raw
@@ -507,6 +526,7 @@ class _Reader:
         self.imports: dict[str, tuple[str, str]] = {}  # local name -> (module, imported name)
         self.exports: dict[str, str] = {}  # exported name (or `default`) -> local name
         self.joins: list[JoinSide] = []
+        self.classes: list[TypeormClass] = []
         self.prefixes: list[tuple[str, int]] = []  # TypeORM `entityPrefix` values
         self.renamers: list[tuple[str, int, Recipe | None]] = []  # a strategy's tableName()
         self.strategy_reading: FileReading | None = None  # what its strategies' readings share
@@ -535,6 +555,7 @@ class _Reader:
             exports=tuple(sorted(self.exports.items())),
             imports=tuple(sorted(self.imports.items())),
             joins=tuple(self.joins),
+            classes=tuple(self.classes),
             entity_prefixes=tuple(self.prefixes),
             table_renamers=tuple(self.renamers),
             constants=tuple(sorted(self.consts.items())),
@@ -811,11 +832,32 @@ class _Reader:
         owner = decorator.parent
         if owner is not None and owner.type == "export_statement":
             owner = owner.child_by_field_name("declaration")
+        if self.typeorm and self._decorator_name(decorator) == "JoinTable":
+            self._member_decorated(decorator, seen)
+            return
         if owner is None or owner.type not in _CLASSES or owner.id in seen:
             return
         seen.add(owner.id)
         if self.typeorm or self.nest_mongoose or self.sequelize_ts:
             self._entity(owner)
+
+    def _member_decorated(self, decorator: _Node, seen: set[int]) -> None:
+        """`@JoinTable(…)` on a member of a class that is no entity (an undecorated base):
+        read as the junctions of the entities extending it (`TypeormClass`). An entity's own
+        members are read with it; a `@ViewEntity()`'s make no table the scan lists."""
+        body = decorator.parent
+        if body is not None and body.type != "class_body":
+            body = body.parent  # the decorated member
+        owner = body.parent if body is not None and body.type == "class_body" else None
+        name = owner.child_by_field_name("name") if owner is not None else None
+        if owner is None or name is None or owner.type not in _CLASSES or owner.id in seen:
+            return
+        if any(self._decorator_name(d) in _TYPEORM_CLASSES for d in _class_decorators(owner)):
+            return
+        seen.add(owner.id)
+        model = self.text(name)
+        self.classes.append(TypeormClass(model, self._base_class(owner), PLAIN))
+        self._join_tables(owner, model)
 
     # helpers
 
@@ -1437,10 +1479,7 @@ class _Reader:
     # TypeORM
 
     def _entity(self, node: _Node) -> None:
-        decorators = [c for c in node.children if c.type == "decorator"]
-        if node.parent is not None and node.parent.type == "export_statement":
-            decorators += [c for c in node.parent.children if c.type == "decorator"]
-        for decorator in decorators:
+        for decorator in _class_decorators(node):
             expression = decorator.named_children[0] if decorator.named_children else None
             if expression is None:
                 continue
@@ -1458,6 +1497,10 @@ class _Reader:
                 return
             if callee is not None and self.sequelize_ts and self.text(callee) == "Table":
                 self._sequelize_table(decorator, node, model, arguments)
+                return
+            if callee is not None and self.typeorm and self.text(callee) in _CHILD_ENTITY:
+                self.classes.append(TypeormClass(model, self._base_class(node), CHILD))
+                self._join_tables(node, model)
                 return
             if callee is None or not self.typeorm or self.text(callee) not in _ENTITY:
                 continue
@@ -1490,8 +1533,20 @@ class _Reader:
                     ref=ref,
                 )
             )
+            self.classes.append(TypeormClass(model, self._base_class(node), ENTITY))
             self._join_tables(node, model)
             return
+
+    def _base_class(self, node: _Node) -> str | None:
+        """The class a class declaration extends, by its name (`extends Base<T>` is `Base`);
+        None for none, or one that is no plain name (`extends mixin(Base)`)."""
+        heritage = next((c for c in node.named_children if c.type == "class_heritage"), None)
+        if heritage is None:
+            return None
+        # TypeScript's grammar holds an `extends_clause` there, JavaScript's the expression
+        extends = next((c for c in heritage.named_children if c.type == "extends_clause"), heritage)
+        value = next((c for c in extends.named_children if c.type != "type_arguments"), None)
+        return self.text(value) if value is not None and value.type == "identifier" else None
 
     def _entity_schema(self, node: _Node) -> None:
         """TypeORM's `new EntitySchema({ name, tableName, columns })` (entities without
@@ -1705,6 +1760,18 @@ def _ddl(statement: str) -> list[tuple[str, str, str]]:
 
 
 _ENTITY = frozenset({"Entity", "typeorm.Entity"})
+_CHILD_ENTITY = frozenset({"ChildEntity", "typeorm.ChildEntity"})
+_TYPEORM_CLASSES = frozenset({"Entity", "ChildEntity", "ViewEntity"})  # decorators' last names
+
+
+def _class_decorators(node: _Node) -> list[_Node]:
+    """A class's decorators, those written before its `export` too."""
+    decorators = [c for c in node.children if c.type == "decorator"]
+    if node.parent is not None and node.parent.type == "export_statement":
+        decorators += [c for c in node.parent.children if c.type == "decorator"]
+    return decorators
+
+
 _HERITAGE = frozenset({"class_heritage", "extends_clause", "implements_clause"})
 _KNEX_OPS = {
     "createTable": "create",
@@ -1744,7 +1811,8 @@ def _function_name(function: _Node, reader: _Reader) -> str | None:
 
 _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
-    rb"|pluralize|Sequelize|Entity|EntitySchema|Schema|Table|entityPrefix|\w*NamingStrategy\w*|raw"
+    rb"|pluralize|Sequelize|Entity|ChildEntity|JoinTable|EntitySchema|Schema|Table|entityPrefix"
+    rb"|\w*NamingStrategy\w*|raw"
     rb"|getModelForClass|forFeature)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
@@ -2396,10 +2464,80 @@ class _Schemas:
 _DEFINE_FLAGS = ("freezeTableName", "underscored", "underscoredAll")  # `SequelizeDefaults`'
 
 
+_Key = tuple[str, str]  # (file, class)
+
+
+class _Lineage:
+    """The TypeORM classes of the scan (`TypeormClass`) and the class each extends, found as a
+    relation's target is: in the same file, through the file's import, or as the one class of
+    that name. Which table-owning entities hold a class's junction members follows."""
+
+    _MAX_DEPTH = 32  # classes extending classes: a cycle, or deeper, ends the walk
+
+    def __init__(self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas) -> None:
+        self.modules = modules
+        self.classes: dict[_Key, TypeormClass] = {
+            (path, c.model): c for path, facts in files for c in facts.classes
+        }
+        named: dict[str, list[_Key]] = {}
+        for key in self.classes:
+            named.setdefault(key[1], []).append(key)
+        self.unique = {name: keys[0] for name, keys in named.items() if len(keys) == 1}
+        self.parent = {
+            (path, c.model): self._class(path, facts, c.base)
+            for path, facts in files
+            for c in facts.classes
+        }
+        self.heirs: dict[_Key, list[_Key]] = {}  # class -> the `ENTITY` classes extending it
+        for key, found in self.classes.items():
+            if found.kind == ENTITY:
+                for ancestor in self._ancestors(key):
+                    self.heirs.setdefault(ancestor, []).append(key)
+
+    def holders(self, key: _Key) -> list[_Key | None]:
+        """The entities whose tables hold the junction members of class `key`: an `ENTITY`
+        itself, a `CHILD`'s root (None: not found), and every `ENTITY` extending it; an
+        `EntitySchema`'s relation (no class) its own."""
+        found = self.classes.get(key)
+        if found is None:
+            return [key]
+        own: list[_Key | None] = [key] if found.kind == ENTITY else []
+        if found.kind == CHILD:
+            own.append(self.root(key))
+        return [*own, *self.heirs.get(key, [])]
+
+    def root(self, key: _Key) -> _Key | None:
+        """The `ENTITY` a `CHILD` is stored in: the nearest one it extends."""
+        return next((a for a in self._ancestors(key) if self.classes[a].kind == ENTITY), None)
+
+    def children(self) -> list[_Key]:
+        return [key for key, found in self.classes.items() if found.kind == CHILD]
+
+    def _ancestors(self, key: _Key) -> list[_Key]:
+        found: list[_Key] = []
+        at = self.parent.get(key)
+        while at is not None and at not in found and len(found) < self._MAX_DEPTH:
+            found.append(at)
+            at = self.parent.get(at)
+        return found
+
+    def _class(self, path: str, facts: FileFacts, name: str | None) -> _Key | None:
+        if name is None:
+            return None
+        if (path, name) in self.classes:
+            return (path, name)
+        imported = dict(facts.imports).get(name)
+        if imported is not None and imported[0].startswith("."):
+            found = self.modules.declared(path, *imported)
+            return found if found in self.classes else None
+        return self.unique.get(name)
+
+
 class _Joins:
     """TypeORM's junction tables: `@JoinTable({ name })`, else the naming strategy's
     `joinTableName` (snake_case of `<owner table>_<member>_<target table>`), the target entity
-    found in the member's file, through its import, or as the one entity of that class name."""
+    found in the member's file, through its import, or as the one entity of that class name;
+    the owner each table-owning entity holding the member (`_Lineage.holders`)."""
 
     def __init__(
         self, files: Sequence[tuple[str, FileFacts]], modules: _Schemas, strategy: _TypeormNames
@@ -2407,8 +2545,9 @@ class _Joins:
         self.files = files
         self.modules = modules
         self.strategy = strategy
+        self.lineage = _Lineage(files, modules)
         # (file, class) -> its table by TypeORM era (None: the strategy gives none known)
-        self.entity_tables: dict[tuple[str, str], tuple[str | None, ...]] = {}
+        self.entity_tables: dict[_Key, tuple[str | None, ...]] = {}
         by_class: dict[str, set[tuple[str | None, ...]]] = {}
         for path, facts in files:
             for claim in facts.claims:
@@ -2416,6 +2555,11 @@ class _Joins:
                     names = self.names(claim)
                     self.entity_tables[(path, claim.model)] = names
                     by_class.setdefault(claim.model, set()).add(names)
+        for key in self.lineage.children():  # stored in its root's table: a target named so
+            root = self.lineage.root(key)
+            if root is not None and root in self.entity_tables:
+                self.entity_tables[key] = self.entity_tables[root]
+                by_class.setdefault(key[1], set()).add(self.entity_tables[root])
         self.unique = {model: next(iter(t)) for model, t in by_class.items() if len(t) == 1}
 
     def names(self, claim: Claim) -> tuple[str | None, ...]:
@@ -2432,38 +2576,70 @@ class _Joins:
 
     def tables(self, gaps: list[Gap]) -> list[tuple[str, int, tuple[str | None, ...]]]:
         """Each junction: (file, line, its table without the prefix by TypeORM era, named by the
-        strategy). A relation whose both sides carry `@JoinTable({ name })` is one table,
-        listed once."""
+        strategy), one per entity holding the member when named by the strategy. A relation
+        whose both sides carry `@JoinTable({ name })` is one table, listed once."""
         eras = range(len(TYPEORM_VERSIONS))
         named: list[tuple[str, int, tuple[str | None, ...]]] = []
         sides: set[tuple[str, frozenset[str | None]]] = set()  # (table, both entities' tables)
         for path, facts in self.files:
             for join in facts.joins:
                 table = join.name
-                owner = self.entity_tables.get((path, join.owner))
+                holders = self.lineage.holders((path, join.owner))
+                owners = [self.entity_tables.get(h) if h is not None else None for h in holders]
                 target = self._target(path, facts, join.target)
-                if table is not None and owner is not None and target is not None:
-                    pair = (table, frozenset((owner[-1], target[-1])))
+                if table is not None and owners and owners[0] is not None and target is not None:
+                    pair = (table, frozenset((owners[0][-1], target[-1])))
                     if pair in sides:
                         continue
                     sides.add(pair)
-                names: tuple[str | None, ...] | None = None
-                if table is not None:
-                    names = (table,) * len(eras)
-                elif not join.computed and owner is not None and target is not None:
-                    names = tuple(self._junction(owner[e], target[e], join.member, e) for e in eras)
-                if names is None:
-                    what = "its name is computed" if join.computed else "its target is not read"
-                    detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {what}"
+                problem = self._problem(join, target, owners)
+                if problem:
+                    detail = f"a TypeORM @JoinTable() of {join.owner}.{join.member}: {problem}"
                     gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, join.line))
-                    continue
-                named.append((path, join.line, names))
+                elif table is not None:
+                    named.append((path, join.line, (table,) * len(eras)))
+                else:
+                    named += [
+                        (
+                            path,
+                            join.line,
+                            tuple(self._junction(o, target, join.member, e) for e in eras),
+                        )
+                        for o in owners
+                    ]
         return named
 
-    def _junction(self, owner: str | None, target: str | None, member: str, era: int) -> str | None:
-        if owner is None or target is None:
+    @staticmethod
+    def _problem(
+        join: JoinSide,
+        target: tuple[str | None, ...] | None,
+        owners: list[tuple[str | None, ...] | None],
+    ) -> str:
+        """Why a junction is not named ("" where it is): a `name` given tells it alone."""
+        if join.computed:
+            return "its name is computed"
+        if not owners:
+            return "no entity extending its class is read"
+        if join.name is not None:
+            return ""
+        if target is None:
+            return "its target is not read"
+        if any(owner is None for owner in owners):
+            return "the table of the entity it extends is not read"
+        return ""
+
+    def _junction(
+        self,
+        owner: tuple[str | None, ...] | None,
+        target: tuple[str | None, ...] | None,
+        member: str,
+        era: int,
+    ) -> str | None:
+        first = owner[era] if owner is not None else None
+        second = target[era] if target is not None else None
+        if first is None or second is None:
             return None
-        return self.strategy.junction(owner, target, member, era)
+        return self.strategy.junction(first, second, member, era)
 
     def _target(
         self, path: str, facts: FileFacts, target: str | None

@@ -556,9 +556,9 @@ def test_a_def_is_read_for_a_loop_over_the_installed_apps_only_where_its_file_na
 
     walked: list[str] = []
 
-    def counting(node: Any) -> Any:
+    def counting(node: Any, text: Any) -> Any:
         walked.append(node.name)
-        return original(node)
+        return original(node, text)
 
     monkeypatch.setattr(django_facts, "function_loop", counting)
     plain = "def pages(request):\n    for app in request.apps:\n        yield app\n"

@@ -214,6 +214,27 @@ def test_a_key_nothing_sets_stays_an_unresolved_prefix_never_the_root() -> None:
     assert "from_envvar('SHOP_SETTINGS')" in str(stock["configDefault"])
 
 
+def test_a_value_chosen_by_a_parameter_defaulting_to_none_is_the_default_s_branch() -> None:
+    """`'/x' if not testing else ''` in `def make_app(testing=None)`: the default's truth where
+    no call binds it, marked as the default a call may override (before: both branches, not
+    known: an `UNRESOLVED_PREFIX`); a number's truth too; a default the scan cannot read stays
+    not known."""
+    files = _app(
+        "app.config['ORDERS_ROOT'] = ('/api' if not testing else '') + ('/deep' if level else '')",
+        "app.config['STOCK_ROOT'] = '/m' if mode else ''",
+        head="from vendor import detect\n",
+        params="testing=None, level=0, mode=detect()",
+    )
+    routes = _routes(files)
+    assert set(routes) == {"GET /api/list", "POST /count"}
+    assert "`testing=None`, the default of `make_app`" in str(
+        routes["GET /api/list"]["configDefault"]
+    )
+    assert "`level=0`" in str(routes["GET /api/list"]["configDefault"])
+    assert routes["POST /count"].get("prefixUnresolved") is True  # `mode=detect()`: not known
+    assert finding_places(files)["UNRESOLVED_PREFIX"] == ["shop/factory.py:10", "shop/stock.py:3"]
+
+
 def test_the_pre_filter_parses_the_configuration_s_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

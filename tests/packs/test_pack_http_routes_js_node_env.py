@@ -4,7 +4,9 @@ comparison, a ternary, `flag && app.get(...)`). `NODE_ENV` is unset or `producti
 sample environment file sets it (what a deployment sets): a branch neither runs is a finding,
 not routes (`UNRESOLVED_ROUTE` naming the test and both defaults); a branch one of them runs
 is listed; a test the scan cannot read keeps its routes listed. A Fastify `register` or an
-Express `use` under such a test mounts nothing then, and says so where it is written."""
+Express `use` under such a test mounts nothing then, and says so where it is written. A test
+joining reads of `NODE_ENV` is read in each of its defaults whole, and a configuration
+library's read (a convict schema's default) is a test like any other."""
 
 from __future__ import annotations
 
@@ -159,3 +161,72 @@ def test_koa_and_hapi_routes_under_a_development_test_are_findings() -> None:
         "hapi/server.js:5",
         "koa/app.js:6",
     ]
+
+
+# Tests joining two reads of `NODE_ENV` are read in each of its defaults whole: `!isLive && x`
+# holds where it is unset, its `else` where it is `production`; a join no default runs is off.
+JOINED: dict[str, str] = {
+    "web/app.js": (
+        "const express = require('express');\n"
+        "const app = express();\n"
+        "const isLive = process.env.NODE_ENV === 'production';\n"
+        "if (!isLive && !process.env.DEMO) {\n"
+        "  app.get('/playground', (req, res) => res.end());\n"
+        "} else {\n"
+        "  app.get('/assets/{file}', (req, res) => res.end());\n"
+        "}\n"
+        "if (isLive && process.env.NODE_ENV !== 'production') {\n"
+        "  app.get('/never', (req, res) => res.end());\n"
+        "}\n"
+        "if (isLive || process.env.NODE_ENV === 'test') {\n"
+        "  app.get('/in-production', (req, res) => res.end());\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_joined_test_is_read_in_each_default_of_node_env_whole() -> None:
+    assert names(JOINED) == {"GET /playground", "GET /assets/{file}", "GET /in-production"}
+    assert finding_places(JOINED)["UNRESOLVED_ROUTE"] == ["web/app.js:10"]
+
+
+# A configuration library's schema read in a test: convict's `default`, a flag bound to a
+# comparison with `NODE_ENV` (each default of it in turn), or with a variable no file sets.
+CONVICT: dict[str, str] = {
+    "package.json": '{"type": "module", "dependencies": {"@hapi/hapi": "21", "convict": "6"}}\n',
+    "src/config.js": (
+        "import convict from 'convict'\n"
+        "const isLive = process.env.NODE_ENV === 'production'\n"
+        "export const config = convict({\n"
+        "  isLive: { doc: 'live', format: Boolean, default: isLive },\n"
+        "  isDemo: { doc: 'demo', format: Boolean, default: process.env.DEMO === 'on' },\n"
+        "})\n"
+    ),
+    "src/server.js": (
+        "import Hapi from '@hapi/hapi'\n"
+        "import { config } from './config.js'\n"
+        "import { devTools, assets } from './plugins.js'\n"
+        "const server = Hapi.server({})\n"
+        "if (!config.get('isLive') && !config.get('isDemo')) {\n"
+        "  await server.register(devTools)\n"
+        "} else {\n"
+        "  await server.register(assets)\n"
+        "}\n"
+        "if (config.get('isDemo')) {\n"
+        "  server.route({ method: 'POST', path: '/demo/reset', handler: () => 1 })\n"
+        "}\n"
+    ),
+    "src/plugins.js": (
+        "export const devTools = { name: 'dev', register: (server) => {\n"
+        "  server.route({ method: 'GET', path: '/dev/mail', handler: () => 1 })\n"
+        "} }\n"
+        "export const assets = { name: 'assets', register: (server) => {\n"
+        "  server.route({ method: 'GET', path: '/favicon.ico', handler: () => 1 })\n"
+        "} }\n"
+    ),
+}
+
+
+def test_a_test_reading_a_convict_schema_is_decided_by_its_defaults() -> None:
+    assert names(CONVICT) == {"GET /dev/mail", "GET /favicon.ico"}
+    assert finding_places(CONVICT)["UNRESOLVED_ROUTE"] == ["src/server.js:11"]

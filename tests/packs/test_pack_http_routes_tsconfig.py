@@ -1,7 +1,8 @@
 """pack-http-routes follows imports through a TypeScript/JavaScript project's module aliases
 (`tsconfig.json`/`jsconfig.json` `baseUrl` and `paths`, `extends` chains, the nearest config
 above the importing file), as TypeScript resolves them (issue 34 item 3): a router imported as
-`@/routes/users` or `routes` is the repository's file, not a library."""
+`@/routes/users` or `routes` is the repository's file, not a library; and a `#`-led specifier
+no alias matches through the subpath `imports` of the importer's `package.json`, as Node does."""
 
 from __future__ import annotations
 
@@ -351,6 +352,46 @@ def test_an_alias_that_lands_nowhere_is_a_library_as_before() -> None:
     assert placed(files) == {}
 
 
+# -- a package's subpath imports (`"imports"`): `#`-led specifiers inside the package --
+
+SUBPATH_IMPORTS = {
+    "package.json": (
+        '{"name": "site", "type": "module", "imports": {"#routes/*": "./src/routes/*",'
+        ' "#shop": {"node": "./src/shop/index.js", "default": "./dist/shop.js"},'
+        ' "#routes/legacy/*": "./old/*", "#vendor": "left-pad"}}'
+    ),
+    "src/main.js": app(
+        {"users": "#routes/users.js", "shop": "#shop", "legacy": "#routes/legacy/orders.js"}
+    ),
+    "src/routes/users.js": router("get", "/:id"),
+    "src/shop/index.js": router("post", "/cart"),
+    "old/orders.js": router("delete", "/:orderId"),  # the longest `*` key's prefix wins
+    # a package of its own inside: its own `imports`, not the outer one's
+    "tools/admin/package.json": '{"imports": {"#routes/*": "./handlers/*"}}',
+    "tools/admin/main.js": app({"jobs": "#routes/jobs.js"}, prefix="/admin"),
+    "tools/admin/handlers/jobs.js": router("get", "/pending"),
+    "src/routes/jobs.js": "export default 'the outer package: never reached';\n",
+}
+
+
+def test_subpath_imports_resolve_in_the_importers_package() -> None:
+    assert placed(SUBPATH_IMPORTS) == {
+        "GET /users/{id}": "src/routes/users.js:3 express",
+        "POST /shop/cart": "src/shop/index.js:3 express",
+        "DELETE /legacy/{orderId}": "old/orders.js:3 express",
+        "GET /admin/jobs/pending": "tools/admin/handlers/jobs.js:3 express",
+    }
+
+
+def test_a_project_alias_for_a_hash_specifier_wins_over_subpath_imports() -> None:
+    files = {
+        **SUBPATH_IMPORTS,
+        "jsconfig.json": '{"compilerOptions": {"paths": {"#routes/*": ["./lib/*"]}}}',
+        "lib/users.js": router("put", "/:id"),
+    }
+    assert placed(files)["PUT /users/{id}"] == "lib/users.js:3 express"
+
+
 ALL = {  # each with a route only an alias reaches under its full path
     "base-url-only": (BASE_URL_ONLY, "GET /h/ping"),
     "paths-with-star": (PATHS_WITH_STAR, "GET /users/{id}"),
@@ -361,6 +402,7 @@ ALL = {  # each with a route only an alias reaches under its full path
     "config-dir": (CONFIG_DIR, "POST /two/jobs/retry"),
     "nest-services": (TWO_NEST_SERVICES, "GET /audit/entries/{entryId}"),
     "nest-bases": (TWO_BASES, "DELETE /labels/bulk"),
+    "subpath-imports": (SUBPATH_IMPORTS, "GET /admin/jobs/pending"),
 }
 
 

@@ -25,7 +25,7 @@ import functools
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..bounded_values import NotEvaluated, Refused, binop, capped, format_text, room
@@ -169,6 +169,18 @@ class Include:
     target: object
 
 
+@dataclass(frozen=True)
+class Why:
+    """Why an evaluation stopped: no value of the project's code, the reason a finding says."""
+
+    why: str
+
+
+# what a project function may return as a URL pattern's view: a class view (`X.as_view()`), a
+# function view, a name bound to a class view, a library's view
+_VIEW_KINDS = frozenset({"class", "function", "view", "external"})
+
+
 Built = list[tuple[str, UrlEntry, tuple["Gap", ...]]]
 
 
@@ -209,6 +221,8 @@ class Collector:
         self.applied: dict[tuple[str, int], bool] | None = None
         self.spans: set[tuple[str, int, int]] = set()
         self.app_labels: dict[tuple[str, str], str] = {}  # a model's, from its app's config
+        # the configuration defaults the settings read so far were taken with (`setting`)
+        self.defaults: list[str] = []
         self.registries = Registries()  # what the registries of the link share, made once
 
     # -- entry point -----------------------------------------------------------------------
@@ -219,33 +233,10 @@ class Collector:
         node = _parsed(entry.code, entry.line, "eval")
         if not isinstance(node, ast.expr):
             return "its call does not parse"
-        facts = self.linker.facts(path)
-        self.imported_by_conf = self.imports_of(path)
-        self.used_unfilled = set()
-        self.read_open = set()
-        self.read_registry = False
-        self.building = path
-        self.budget = max(self.budget, 0) + _RUN_BUDGET  # each call of a URLconf brings its own
-        try:
-            if facts is not None:  # what the URLconf does first (`discover()`), in order
-                for line, code in facts.effects:
-                    if line < entry.line:
-                        self.effect(path, line, code, ())
-            value = self.expr(node, path, {})
-            out = self.entries(value, path, node)
-        except _Raised:
-            return (
-                "the project's code that builds them raises an exception the pack cannot see past"
-            )
-        except (_Stop, RecursionError):
-            return "running the project's code that builds them went past the pack's budget"
-        except Refused as refused:
-            return (
-                "the project's code that builds them asks for more than the pack holds: "
-                f"{refused.reason}"
-            )
-        except _MISREAD:
-            return "the project's code that builds them does something the pack cannot follow"
+        got = self.evaluated(path, entry.line, node, "builds them")
+        if isinstance(got, Why):
+            return got.why
+        out = self.entries(got, path, node)
         if out is None:
             return "the value the project's code builds is not a list the pack can follow"
         if not out and not self.read_registry:
@@ -262,6 +253,57 @@ class Collector:
             gap = (path, entry.line, f"{why} ({where}:{line})")
             out = [(f, e, (*g, gap)) for f, e, g in out]
         return out
+
+    def view(self, path: str, entry: UrlEntry) -> tuple[str, UrlEntry, tuple[str, ...]] | str:
+        """The view `entry`'s call of a project function returns (`make_view()`, whose code
+        returns `X.as_view()`, `import_string(settings.VIEW).as_view()` or a function of the
+        project): the URL entry naming it where it is written (its file, the entry read there)
+        and the configuration defaults the settings it read were taken with; a string: why it
+        is not known."""
+        node = _parsed(entry.code, entry.line, "eval")
+        if not isinstance(node, ast.expr):
+            return "its call does not parse"
+        got = self.evaluated(path, entry.line, node, "makes it")
+        if isinstance(got, Why):
+            return got.why
+        if not (isinstance(got, Ref) and got.kind in _VIEW_KINDS and got.origin is not None):
+            return (
+                "it returns a value the scanned files do not show: a view named at run time, "
+                "a library call's result, or no view"
+            )
+        if self.read_open or self.used_unfilled:
+            return "it returns a view read from a registry other code may fill"
+        file, written = got.origin
+        return (file, self.synthetic(file, "path", "", written, written), tuple(self.defaults))
+
+    def evaluated(self, path: str, line: int, node: ast.expr, what: str) -> object:
+        """The value `node`, written in `path` at `line`, has once the module-level calls
+        `path` makes before that line have run (`discover()`), as `run` and `view` ask;
+        `Why` it is not known where the evaluation cannot go on (`what` the code does, for
+        the reason)."""
+        facts = self.linker.facts(path)
+        self.imported_by_conf = self.imports_of(path)
+        self.used_unfilled = set()
+        self.read_open = set()
+        self.read_registry = False
+        self.defaults = []
+        self.building = path
+        self.budget = max(self.budget, 0) + _RUN_BUDGET  # each call of a URLconf brings its own
+        code = f"the project's code that {what}"
+        try:
+            if facts is not None:  # what the URLconf does first (`discover()`), in order
+                for at, effect in facts.effects:
+                    if at < line:
+                        self.effect(path, at, effect, ())
+            return self.expr(node, path, {})
+        except _Raised:
+            return Why(f"{code} raises an exception the pack cannot see past")
+        except (_Stop, RecursionError):
+            return Why(f"running {code} went past the pack's budget")
+        except Refused as refused:
+            return Why(f"{code} asks for more than the pack holds: {refused.reason}")
+        except _MISREAD:
+            return Why(f"{code} does something the pack cannot follow")
 
     def value(self, path: str, name: str) -> str | None:
         """The string a dotted name written in `path` holds when reading it runs project code
@@ -460,6 +502,8 @@ class Collector:
             if isinstance(got, Unknown):  # `Model._meta`, `View.as_view`
                 return class_attribute(self, value, name, got)
             return got
+        if isinstance(value, Ref) and value.kind == "external" and name == "as_view":
+            return Builtin("as_view", value)  # a library's class view (`LoginView.as_view()`)
         if isinstance(value, Ref) and value.kind == "external" and value.name == "collections":
             return Ref("external", "", f"collections.{name}", (file, node))
         if isinstance(value, str | list | dict | tuple):
@@ -484,12 +528,16 @@ class Collector:
         files = self.linker.settings_files
         if not files:
             return Unknown()
-        found = {self.linker.setting(file, name, 0) for file in files}
+        found = {self.linker.setting_read(file, name, 0) for file in files}
         if found == {None}:
             if strict and not any(self.bound_in(file, name, 0) is not False for file in files):
                 raise _Raised
             return Unknown()
-        return found.pop() if len(found) == 1 and None not in found else Unknown()
+        read = found.pop() if len(found) == 1 else None
+        if read is None:
+            return Unknown()
+        self.defaults += [a for a in read[1] if a not in self.defaults]
+        return read[0]
 
     def bound_in(self, file: str, name: str, depth: int) -> bool | None:
         """Whether a settings module binds `name`, itself or through its star imports (None:
@@ -1048,7 +1096,7 @@ class Collector:
             if made is not None:
                 return made
         if isinstance(func, Builtin) and func.name == "as_view" and isinstance(func.receiver, Ref):
-            return func.receiver  # the view function Django makes of the class: the class
+            return _class_view(func.receiver, file, node)
         if isinstance(func, Builtin):
             if func.name in ("path", "re_path"):
                 route = args[0] if args else keywords.get("route", Unknown())
@@ -1197,6 +1245,17 @@ def _parsed(code: str, line: int, mode: str) -> ast.AST | None:
 
 def _formattable(value: object) -> bool:
     return isinstance(value, str | int | float) or value is None
+
+
+def _class_view(cls: Ref, file: str, call: ast.Call) -> Ref:
+    """`X.as_view(...)`: the view function Django makes of the class, held as the class. Where
+    `X` is the name written before `.as_view` (not a value passed in, `cls.as_view()`), the
+    view is placed at the whole call, so a pattern made of it reads `X.as_view(...)` as a
+    URLconf does: its `http_method_names=`, its viewset's action map, a library's view."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if cls.origin is None or cls.origin[1] is not receiver:
+        return cls
+    return replace(cls, origin=(file, call))
 
 
 def _decorator(node: ast.expr) -> str:

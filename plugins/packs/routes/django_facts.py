@@ -12,12 +12,13 @@ import ast
 import bisect
 import re
 import textwrap
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
 from ..pymodules import absolute, class_base
 from ..pymodules import attribute_path as dotted
-from .django_loops import AppLoop, app_loop, comprehension_loop, function_loop, passes
+from .django_loops import AppLoop, TextOf, app_loop, comprehension_loop, function_loop, passes
 from .django_routers import DJANGO_REGISTER_METHODS, django_router
 from .heads import literal_heads
 
@@ -26,14 +27,19 @@ from .heads import literal_heads
 # ("include", module) `include("app.urls")`; ("name", dotted) `include(name)` or a list spliced
 # in by name; ("router", dotted) `router.urls`; ("static", "serve") Django's own file view
 # (`static()` without `view=`); ("instance", dotted) `LatestFeed()`, a callable object made
-# with no argument; ("made", dotted) `error_page(404)`, the view a function called with
-# literals returns; ("schema", "GET") a library's API schema view (`get_schema_view`);
+# with no argument, or the view a project function so called returns (`make_view()`);
+# ("made", dotted) `error_page(404)`, `view_for(settings.KIND, "x")`, the view a function
+# called with arguments returns; ("schema", "GET") a library's API schema view (`get_schema_view`);
 # ("computed", call) URL patterns a call returns, added to a list (`urlpatterns += f()`);
 # ("opaque", what) anything else.
 Target = tuple[str, str]
 # A route computed from names: literal text and dotted names, joined (`f"{prefix}admin/"` is
 # (("lit", ""), ("sym", "prefix"), ("lit", "admin/"))); the linker evaluates each name
 RoutePart = tuple[str, str]
+# A string as the file spells it: its parts, every name among them for the linker to evaluate
+# (`f"cve"`, `"a" + "b"` and this module's constants are literal text already)
+Spelled = tuple[RoutePart, ...]
+COMPUTED = ("?",)  # a list of strings given (`http_method_names=`) that the reader cannot read
 # Where a route or list is served otherwise in some configuration: (line, why)
 Caveat = tuple[int, str]
 _URL_CALLS = frozenset({"path", "re_path", "url"})
@@ -93,7 +99,8 @@ class UrlEntry:
     # Django's `static()` ("static") or `staticfiles_urlpatterns()` ("staticfiles"): served
     # only when `settings.DEBUG` is true, at the prefix `parts` (or `route`) names
     static: str = ""
-    # a ("computed", ...) target: the call as written, for `django_collect` to run
+    # the call as written, for `django_collect` to run: of a ("computed", ...) target (the URL
+    # patterns it returns), of an ("instance", ...) or ("made", ...) one (the view it returns)
     code: str = ""
 
 
@@ -104,17 +111,18 @@ class NestedRouter:
     is `{lookup}_{parent lookup}` (`{project_pk}` for `lookup="project"` on a `pk` parent)."""
 
     parent: str  # the parent router, dotted as written
-    parent_prefix: str | None  # None: computed
+    parent_prefix: Spelled | None  # None: computed
     lookup: str | None  # None: computed; "": not given (drf-nested-routers' `nested_<n>`)
     trailing_slash: bool | None  # None: not given, the parent's
 
 
 @dataclass(frozen=True, slots=True)
 class Registration:
-    """`router.register(prefix, ViewSet, basename=...)`."""
+    """`router.register(prefix, ViewSet, basename=...)`; the prefix as the file spells it, for
+    the linker to evaluate (None: not a string the reader can spell)."""
 
     router: str
-    prefix: str | None
+    prefix: Spelled | None
     viewset: str
     line: int
     # made on what another `register()` returned (drf-extensions' nested registrations)
@@ -323,16 +331,17 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
     return None if replace(facts, literals={}) == empty else facts
 
 
-def _meta_label(node: ast.ClassDef) -> str | None:
-    """The `app_label` a class's inner `Meta` sets: its string, "?" when not a literal."""
+def _meta_label(node: ast.ClassDef, text: TextOf) -> str | None:
+    """The `app_label` a class's inner `Meta` sets: its string, "?" when not one `text`
+    reads."""
     for stmt in node.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
             for inner in stmt.body:
                 if isinstance(inner, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "app_label" for t in inner.targets
                 ):
-                    text = _text(inner.value)
-                    return text if text is not None else "?"
+                    label = text(inner.value)
+                    return label if label is not None else "?"
     return None
 
 
@@ -416,13 +425,23 @@ def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]
     return out
 
 
-def _strings(node: ast.expr | None) -> tuple[str, ...] | None:
+def _strings(node: ast.expr | None, text: TextOf) -> tuple[str, ...] | None:
+    """A list, tuple or set of strings (`http_method_names = ["get", VERB]`), each read by
+    `text`; None: anything else."""
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        out = [e.value for e in node.elts if isinstance(e, ast.Constant)]
-        texts = [v for v in out if isinstance(v, str)]
-        if len(texts) == len(node.elts):
-            return tuple(texts)
+        out = [text(e) for e in node.elts]
+        if all(v is not None for v in out):
+            return tuple(v for v in out if v is not None)
     return None
+
+
+def _given_strings(node: ast.expr | None, text: TextOf) -> tuple[str, ...] | None:
+    """`_strings` of an option that may be left out: None when it is, `COMPUTED` when it is
+    given and not read (never taken as not given)."""
+    if node is None:
+        return None
+    found = _strings(node, text)
+    return found if found is not None else COMPUTED
 
 
 def _names(node: ast.expr | None) -> tuple[str, ...] | None:
@@ -447,10 +466,6 @@ def _false(node: ast.expr | None) -> bool:
 def _last(node: ast.expr) -> str:
     name = dotted(node) or ""
     return name.rpartition(".")[2]
-
-
-def _text(node: ast.expr | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 class _Reader:
@@ -601,7 +616,7 @@ class _Reader:
         elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.decorators(stmt)
             self.functions[stmt.name] = self.function(stmt)
-            if self.may_loop_apps and (found := function_loop(stmt)) is not None:
+            if self.may_loop_apps and (found := function_loop(stmt, self.text)) is not None:
                 self.app_loops[stmt.name] = found
             self.keep_code(stmt)
         elif isinstance(stmt, ast.For | ast.AsyncFor):
@@ -638,7 +653,7 @@ class _Reader:
         under), for the linker to list per item or report where it cannot."""
         loop = app_loop(stmt.iter, stmt.target, stmt.lineno)
         names = {n.id for n in ast.walk(stmt.target) if isinstance(n, ast.Name)}
-        for inner, under in passes(stmt.body, loop):
+        for inner, under in passes(stmt.body, loop, self.text):
             if not any(_mentions(inner, name) for name in names):
                 self.statement(inner)
                 continue
@@ -659,12 +674,12 @@ class _Reader:
             self.rebind(name, value, _spliced(value, name))
             return
         if name == "ROOT_URLCONF":
-            if _text(value) is not None:
-                self.root_urlconf, self.root_line = _text(value), value.lineno
+            if (conf := self.text(value)) is not None:
+                self.root_urlconf, self.root_line = conf, value.lineno
         elif name == "REST_FRAMEWORK" and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values, strict=True):
-                if _text(key) == "DEFAULT_PERMISSION_CLASSES":
-                    found = _strings(item)
+                if self.text(key) == "DEFAULT_PERMISSION_CLASSES":
+                    found = _strings(item, self.text)
                     self.default_permissions = found if found is not None else ("?",)
         elif isinstance(value, ast.Call) and _last(value.func).removeprefix("Nested") in (
             _ROUTER_CLASSES
@@ -686,8 +701,8 @@ class _Reader:
                 given = _keyword(value, "trailing_slash")
                 self.nested[name] = NestedRouter(
                     dotted(parent) or "?",
-                    _text(raw_prefix),
-                    _text(lookup) if lookup is not None else "",
+                    self.spelled(raw_prefix),
+                    self.text(lookup) if lookup is not None else "",
                     None if given is None else not _false(given),
                 )
         elif isinstance(value, ast.Call) and _last(value.func) in self.schema_makers:
@@ -781,7 +796,7 @@ class _Reader:
             viewset = dotted(call.args[1]) if len(call.args) > 1 else None
             if owner is not None:
                 self.registrations.append(Registration(
-                    owner, _text(call.args[0]) if call.args else None, viewset or "?",
+                    owner, self.spelled(call.args[0]) if call.args else None, viewset or "?",
                     call.lineno, True))  # fmt: skip
             return
         if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
@@ -796,7 +811,7 @@ class _Reader:
             else:
                 self.lists[owner] += self.entry(args[0])
         elif func.attr in DJANGO_REGISTER_METHODS and call.args:
-            prefix = _text(call.args[0]) if call.args else None
+            prefix = self.spelled(call.args[0]) if call.args else None
             viewset = dotted(call.args[1]) if len(call.args) > 1 else None
             if viewset is None:
                 viewset = dotted(_keyword(call, "viewset")) or "?"
@@ -835,7 +850,7 @@ class _Reader:
                 return [self.static(node)]
         if (
             isinstance(node, ast.ListComp | ast.GeneratorExp)
-            and (loop := comprehension_loop(node)) is not None
+            and (loop := comprehension_loop(node, self.text)) is not None
             and loop.source
         ):  # `[path("", include(f"{app}.urls")) for app in apps.get_app_configs()]`; over
             # anything else it is the project's code `django_collect` runs (below)
@@ -857,12 +872,13 @@ class _Reader:
     def entry(self, node: ast.expr, *, i18n: str = "") -> list[UrlEntry]:
         if isinstance(node, ast.Call) and _last(node.func) in _URL_CALLS:
             raw = node.args[0] if node.args else _keyword(node, "route")
-            route = _text(raw)
+            route = self.text(raw)
             regex = _last(node.func) != "path"
             view = node.args[1] if len(node.args) > 1 else _keyword(node, "view")
             wrappers: list[str] = []
+            written = view
             view = self.unwrapped(view, wrappers)
-            methods, actions = _as_view_options(view)
+            methods, actions = _as_view_options(view, self.text)
             target = self.target(view)
             if isinstance(view, ast.Call) and self.schema_view(view):
                 target = ("schema", "GET")
@@ -873,10 +889,20 @@ class _Reader:
                 and not _is_as_view(view)
                 and not _is_include(view)
             ):
-                made = dotted(view.func)  # `feeds.LatestFeed()`: an instance is the view
+                # `feeds.LatestFeed()`: an instance is the view, or what a function returns
+                made = dotted(view.func)
                 target = ("instance", made) if made is not None else target
-            elif isinstance(view, ast.Call) and target[0] != "schema" and _made_view(view):
-                target = ("made", dotted(view.func) or "?")  # `error_page(404)`: what it returns
+            elif (
+                isinstance(view, ast.Call)
+                and target[0] != "schema"
+                and (_made_view(view) or (target[0] == "opaque" and _called_view(view)))
+            ):  # `error_page(404)`, `view_for(settings.KIND, "list")`: what it returns
+                target = ("made", dotted(view.func) or "?")
+            # the call, for the linker to run where it names a project function; of a wrapped
+            # name, the innermost wrapper's (`view_for(settings.KIND)` makes a view of its own)
+            code = self.segment(view) if target[0] in ("instance", "made") and view else ""
+            if wrappers and target[0] == "name" and written is not None:
+                code = self.segment(_innermost(written, len(wrappers)))
             parts: tuple[RoutePart, ...] | None = None
             caveats: list[Caveat] = []
             if route is None and raw is not None:
@@ -889,7 +915,7 @@ class _Reader:
             return [
                 UrlEntry(node.lineno, route, regex, target, methods, tuple(wrappers), i18n, parts,
                          tuple(caveats), actions, assumed=_made_assumption(view), module=module,
-                         included=included)
+                         included=included, code=code)
             ]  # fmt: skip
         if isinstance(node, ast.Call) and self.is_static(node):
             return [self.static(node)]
@@ -918,7 +944,7 @@ class _Reader:
         view = self.unwrapped(value, wrappers)
         if not (isinstance(view, ast.Call) and _is_as_view(view)):
             return None
-        methods, actions = _as_view_options(view)
+        methods, actions = _as_view_options(view, self.text)
         target = self.target(view)
         return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers),
                         actions=actions, assumed=_made_assumption(view))  # fmt: skip
@@ -931,9 +957,8 @@ class _Reader:
         no branch runs, with a caveat at each rebinding."""
         if depth > 8:
             return None
-        text = _text(node)
-        if text is not None:
-            return (("lit", text),)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return (("lit", node.value),)
         if isinstance(node, ast.JoinedStr):
             out: list[RoutePart] = []
             for value in node.values:
@@ -965,6 +990,31 @@ class _Reader:
                 return self.route_parts(bindings[0][0], caveats, depth + 1)
         name = dotted(node)
         return (("sym", name),) if name is not None else None
+
+    def spelled(self, node: ast.expr | None) -> Spelled | None:
+        """The one reading of a string the Django reader takes (a router's prefix, a lookup, an
+        action's `url_path`, a method name, a settings value), as `route_parts` reads a route:
+        a literal, an f-string with or without placeholders, `+` of such parts and this
+        module's constants are text; other names are left for the linker. None: no string it
+        can spell, or a constant a branch rebinds (which of its values holds is not known)."""
+        caveats: list[Caveat] = []
+        parts = self.route_parts(node, caveats, 0) if node is not None else None
+        return parts if parts is not None and not caveats else None
+
+    def text(self, node: ast.expr | None, shadowed: Collection[str] = ()) -> str | None:
+        """The string `node` spells in this file alone (`spelled` with no name left), None
+        otherwise; `shadowed`: names a class body binds, which its own expressions read
+        before the module's."""
+        parts = self.spelled(node)
+        if parts is None or any(kind != "lit" for kind, _ in parts):
+            return None
+        if (
+            node is not None
+            and shadowed
+            and any(isinstance(n, ast.Name) and n.id in shadowed for n in ast.walk(node))
+        ):
+            return None
+        return "".join(text for _, text in parts)
 
     def schema_view(self, call: ast.Call) -> bool:
         """An API schema view a library makes, which answers GET: DRF's `get_schema_view(...)`
@@ -1012,7 +1062,7 @@ class _Reader:
             inner = view.args[0] if view.args else None
             if isinstance(inner, ast.Tuple) and inner.elts:  # `(patterns, app_name)`
                 inner = inner.elts[0]
-            text = _text(inner)
+            text = self.text(inner)
             if text is not None:
                 return ("include", text)
             if isinstance(inner, ast.List):  # `include([...])`: a list of its own, by site
@@ -1052,6 +1102,11 @@ class _Reader:
         decorated: list[str] = []
         actions: list[Action] = []
         fields: dict[str, ast.expr] = {}
+        own = _class_names(node)
+
+        def text(value: ast.expr | None) -> str | None:  # read in the class body's scope
+            return self.text(value, own)
+
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
                 methods.append(stmt.name)
@@ -1065,7 +1120,7 @@ class _Reader:
                         # on `dispatch` it guards every method; on one method only: not known
                         # for the class as a whole
                         decorated.append(named or "?" if stmt.name == "dispatch" else "?")
-                action = _action(stmt)
+                action = _action(stmt, text)
                 if action is not None:
                     actions.append(action)
             elif isinstance(stmt, ast.Assign):
@@ -1081,14 +1136,14 @@ class _Reader:
             and isinstance(v, ast.Constant) and isinstance(v.value, bool)
         )  # fmt: skip
         route_changes: tuple[RouteChange, ...] = ()
-        table = _route_table(fields["routes"]) if "routes" in fields else None
+        table = _route_table(fields["routes"], text) if "routes" in fields else None
         for stmt in node.body:  # `self.trailing_slash = '/?'` in `__init__`, after DRF's own
             if (
                 isinstance(stmt, ast.FunctionDef)
                 and stmt.name == "__init__"
                 and self.may_set_routes  # else every node of every `__init__` walked in vain
             ):
-                slash, changes, readable = _init_changes(stmt)
+                slash, changes, readable = _init_changes(stmt, self.text)
                 if not readable:
                     urls.append(RouterUrls("__init__", stmt.lineno, False))
                 elif slash is not None:
@@ -1105,9 +1160,9 @@ class _Reader:
             node.lineno,
             tuple(dotted(class_base(b)) or "?" for b in node.bases),
             tuple(methods),
-            _strings(fields.get("http_method_names")),
-            _text(fields.get("lookup_field")),
-            _text(fields.get("lookup_url_kwarg")),
+            _given_strings(fields.get("http_method_names"), text),
+            text(fields.get("lookup_field")),
+            text(fields.get("lookup_url_kwarg")),
             _names(fields.get("permission_classes")),
             tuple(actions),
             tuple(decorators),
@@ -1118,7 +1173,7 @@ class _Reader:
             options,
             table,
             route_changes,
-            _meta_label(node),
+            _meta_label(node, text),
             tuple(
                 (k, v.value if isinstance(v, ast.Constant) and _literal(v.value) else ...)
                 for k, v in fields.items()
@@ -1135,7 +1190,7 @@ class _Reader:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = {t.id for t in targets if isinstance(t, ast.Name)}
             hit = sorted(names & hooks)
-            if hit == ["routes"] and stmt.value is not None and _route_table(stmt.value):
+            if hit == ["routes"] and stmt.value is not None and _route_table(stmt.value, self.text):
                 return None  # a literal table: `DjangoClass.route_table`
             return RouterUrls(hit[0], stmt.lineno, False) if hit else None
         if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -1147,7 +1202,7 @@ class _Reader:
         unreadable = RouterUrls(stmt.name, stmt.lineno, False)
         local: dict[str, list[UrlEntry | None]] = {}  # None stands for the base's list
         body = stmt.body
-        if body and isinstance(body[0], ast.Expr) and _text(body[0].value) is not None:
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # the docstring
         for part in body:
             if isinstance(part, ast.Assign) and len(part.targets) == 1:
@@ -1254,12 +1309,14 @@ class _Reader:
             call = decorator if isinstance(decorator, ast.Call) else None
             name = _last(call.func if call is not None else decorator)
             if name == "require_http_methods" and call is not None and call.args:
-                methods = _strings(call.args[0]) or ("?",)
+                methods = _strings(call.args[0], self.text) or ("?",)
             elif name in _REQUIRE:
                 methods = _REQUIRE[name]
             elif name == "api_view":
                 api_view = True
-                listed = _strings(call.args[0]) if call is not None and call.args else None
+                listed = (
+                    _strings(call.args[0], self.text) if call is not None and call.args else None
+                )
                 methods = listed if listed is not None else ("GET",)
                 if call is not None and call.args and listed is None:
                     methods = ("?",)
@@ -1329,9 +1386,9 @@ class _Reader:
                 isinstance(node, ast.Call)
                 and _last(node.func) in {"setdefault", "__setitem__"}
                 and len(node.args) == 2
-                and _text(node.args[0]) == "DJANGO_SETTINGS_MODULE"
+                and self.text(node.args[0]) == "DJANGO_SETTINGS_MODULE"
             ):
-                self.settings = _text(node.args[1]) or self.settings
+                self.settings = self.text(node.args[1]) or self.settings
 
 
 _REQUIRE = {
@@ -1361,10 +1418,11 @@ def _with_caveat(entry: UrlEntry, caveat: Caveat) -> UrlEntry:
     return replace(entry, caveats=(*entry.caveats, caveat), assumed=())
 
 
-def _route_table(node: ast.expr) -> tuple[DrfRoute, ...] | None:
+def _route_table(node: ast.expr, text: TextOf) -> tuple[DrfRoute, ...] | None:
     """A literal list of DRF's `Route(url=..., mapping={...}, name=..., detail=...,
     initkwargs=...)` and `DynamicRoute(url=..., name=..., detail=..., initkwargs=...)` (by
-    keyword or position, as DRF's namedtuples take them); None: anything else."""
+    keyword or position, as DRF's namedtuples take them), its strings read by `text`; None:
+    anything else."""
     if not isinstance(node, ast.List | ast.Tuple) or not node.elts:
         return None
     rows: list[DrfRoute] = []
@@ -1378,7 +1436,7 @@ def _route_table(node: ast.expr) -> tuple[DrfRoute, ...] | None:
             return None
         given = dict(zip(fields, item.args, strict=False))
         given.update({str(k.arg): k.value for k in item.keywords})
-        url, detail = _text(given.get("url")), given.get("detail")
+        url, detail = text(given.get("url")), given.get("detail")
         if url is None or not (isinstance(detail, ast.Constant) and type(detail.value) is bool):
             return None
         mapping: tuple[tuple[str, str], ...] | None = None
@@ -1386,8 +1444,7 @@ def _route_table(node: ast.expr) -> tuple[DrfRoute, ...] | None:
             value = given.get("mapping")
             if not isinstance(value, ast.Dict):
                 return None
-            pairs = [(_text(k) if k is not None else None, _text(v))
-                     for k, v in zip(value.keys, value.values, strict=True)]  # fmt: skip
+            pairs = [(text(k), text(v)) for k, v in zip(value.keys, value.values, strict=True)]
             if any(k is None or v is None for k, v in pairs):
                 return None
             mapping = tuple((str(k).upper(), str(v)) for k, v in pairs)
@@ -1414,7 +1471,9 @@ def _route_mapping(node: ast.expr) -> tuple[int, ast.expr] | None:
     return (sign * index.value, node.value.value)
 
 
-def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange, ...], bool]:
+def _init_changes(
+    init: ast.FunctionDef, text: TextOf
+) -> tuple[bool | None, tuple[RouteChange, ...], bool]:
     """What a router class's `__init__` makes its trailing slash (None: leaves it), the changes
     its own statements make to `self.routes`, in order (`self.routes[0].mapping.update({"put":
     "x"})`, `self.routes[2].mapping["put"] = "x"`, `self.routes = [Route(...), ...]`, literal
@@ -1435,7 +1494,7 @@ def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange
             and not node.keywords
             and isinstance(node.args[0], ast.Dict)
         ):
-            pairs = [(_text(k) if k is not None else None, _text(v))
+            pairs = [(text(k), text(v))
                      for k, v in zip(node.args[0].keys, node.args[0].values, strict=True)]  # fmt: skip
             if all(k is not None and v is not None for k, v in pairs):
                 changes += [RouteChange(mapping[0], str(k).upper(), str(v)) for k, v in pairs]
@@ -1445,12 +1504,12 @@ def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange
             if (
                 isinstance(target, ast.Subscript)
                 and (mapping := _route_mapping(target.value)) is not None
-                and (key := _text(target.slice)) is not None
-                and (value := _text(stmt.value)) is not None
+                and (key := text(target.slice)) is not None
+                and (value := text(stmt.value)) is not None
             ):
                 changes.append(RouteChange(mapping[0], key.upper(), value))
                 followed.add(id(mapping[1]))
-            elif dotted(target) == "self.routes" and (table := _route_table(stmt.value)):
+            elif dotted(target) == "self.routes" and (table := _route_table(stmt.value, text)):
                 changes.append(RouteChange(table=table))
                 followed.add(id(target))
     for each in ast.walk(init):
@@ -1464,7 +1523,7 @@ def _init_changes(init: ast.FunctionDef) -> tuple[bool | None, tuple[RouteChange
         if isinstance(each, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = each.targets if isinstance(each, ast.Assign) else [each.target]
             if any(dotted(t) == "self.trailing_slash" for t in targets):
-                value = _text(each.value) if isinstance(each, ast.Assign) else None
+                value = text(each.value) if isinstance(each, ast.Assign) else None
                 if value not in {"/", "", "/?"}:
                     return (None, (), False)
                 slash = value == "/"
@@ -1488,6 +1547,14 @@ def _is_super_urls(node: ast.expr) -> bool:
     )
 
 
+def _innermost(view: ast.expr, wrappers: int) -> ast.expr:
+    """The innermost of `wrappers` calls written around a view (`a(b(views.x))`: `b(...)`)."""
+    for _ in range(wrappers - 1):
+        assert isinstance(view, ast.Call)
+        view = view.args[0]
+    return view
+
+
 def _is_include(call: ast.Call) -> bool:
     return _last(call.func) == "include"
 
@@ -1503,6 +1570,12 @@ def _made_view(call: ast.Call) -> bool:
         and not _is_as_view(call)
         and not _is_include(call)
     )
+
+
+def _called_view(call: ast.Call) -> bool:
+    """A named callable called with arguments, not one of Django's or DRF's URL or view calls
+    (`include(...)`, `X.as_view(...)`): its value may be the view (`view_for(kind, "list")`)."""
+    return dotted(call.func) is not None and not _is_include(call) and not _is_as_view(call)
 
 
 def _is_as_view(call: ast.Call) -> bool:
@@ -1534,17 +1607,17 @@ def _made_assumption(view: ast.expr | None) -> tuple[str, ...]:
 
 
 def _as_view_options(
-    view: ast.expr | None,
+    view: ast.expr | None, text: TextOf
 ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
     """`X.as_view(...)`'s `http_method_names` and a DRF viewset's action map (`{'get': 'list'}`,
     its methods; ("?",) when computed)."""
     if not (isinstance(view, ast.Call) and _is_as_view(view)):
         return None, None
-    methods = _strings(_keyword(view, "http_method_names"))
+    methods = _given_strings(_keyword(view, "http_method_names"), text)
     actions: tuple[str, ...] | None = None
     mapping = view.args[0] if view.args else _keyword(view, "actions")
     if isinstance(mapping, ast.Dict):  # a DRF viewset bound to `{'get': 'list'}`
-        keys = [_text(k) for k in mapping.keys]
+        keys = [text(k) for k in mapping.keys]
         actions = tuple(k.upper() for k in keys if k is not None)
         actions = actions if len(actions) == len(keys) else ("?",)
     return methods, actions
@@ -1575,23 +1648,36 @@ def _mapped_methods(node: ast.ClassDef, actions: list[Action]) -> list[Action]:
     ]
 
 
-def _action(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Action | None:
+def _action(node: ast.FunctionDef | ast.AsyncFunctionDef, text: TextOf) -> Action | None:
     for decorator in node.decorator_list:
         if isinstance(decorator, ast.Call) and _last(decorator.func) == "action":
             detail_node = _keyword(decorator, "detail")
             detail = detail_node.value if isinstance(detail_node, ast.Constant) else None
             methods_node = _keyword(decorator, "methods")
-            methods = _strings(methods_node) if methods_node is not None else ("get",)
+            methods = _strings(methods_node, text) if methods_node is not None else ("get",)
             url_path = _keyword(decorator, "url_path")
             return Action(
                 node.name,
                 detail if isinstance(detail, bool) else None,
                 tuple(m.upper() for m in methods) if methods is not None else ("?",),
-                _text(url_path) if url_path is not None else node.name,
+                text(url_path) if url_path is not None else node.name,
                 _names(_keyword(decorator, "permission_classes")),
                 node.lineno,
             )
     return None
+
+
+def _class_names(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class body binds (its attributes and methods): what an expression written
+    in the body reads before the module's names."""
+    out: set[str] = set()
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(stmt.name)
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            out.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return frozenset(out)
 
 
 def _literal(value: object) -> bool:

@@ -12,7 +12,8 @@ router files it asks for, as every other reader's links do."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 
@@ -21,6 +22,7 @@ from .auth import NONE, REQUIRED, UNKNOWN
 from .django_app_loops import AppLoops
 from .django_collect import Collector
 from .django_facts import (
+    COMPUTED,
     Action,
     DjangoClass,
     DjangoFacts,
@@ -608,13 +610,11 @@ class DjangoRouteResolver:
             # `{language}` (one of `LANGUAGES`), and also bare with `prefix_default_language=False`
             languages = {"": ("",), "prefixed": (_LANGUAGE,), "both": (_LANGUAGE, "")}
             entry_auth = max(auth, self.wrapped(path, entry.wrappers))
-            outer = self.assumed
-            self.assumed = (*outer, *(a for a in defaults if a not in outer))
-            for language in languages[entry.i18n]:
-                for route in routes:
-                    here = prefix + language + route
-                    self.target(path, entry, here, entry_auth, entry_gaps, stack)
-            self.assumed = outer
+            with self.assuming(defaults):
+                for language in languages[entry.i18n]:
+                    for route in routes:
+                        here = prefix + language + route
+                        self.target(path, entry, here, entry_auth, entry_gaps, stack)
 
     def patterns(self, path: str, entry: UrlEntry) -> bool:
         """Whether the pattern includes URL patterns (a URLconf, a list, a router's), not a
@@ -688,6 +688,9 @@ class DjangoRouteResolver:
             return
         if kind == "instance":  # a callable object: Django calls it for every method
             made = self.resolve(path, name)
+            if made is not None and made[0] == "function":  # `make_view()`: what it returns
+                self.made_view(path, entry, here, name, auth, gaps)
+                return
             verdict = max(auth, UNKNOWN)
             if made is not None and made[0] == "class":
                 verdict = max(auth, self.class_auth(made[1], made[2], 0))
@@ -718,6 +721,12 @@ class DjangoRouteResolver:
         if found is None and entry.included:
             self.opaque(path, entry, f"`{written}` names URL patterns the scanned files do not "
                         "show")  # fmt: skip
+            return
+        if (
+            (found is None or found[0] == "external")
+            and entry.wrappers
+            and self.made_by_wrapper(path, entry, here, auth, gaps)
+        ):
             return
         if found is None or found[0] == "external":
             if kind == "router":  # a router the files do not show
@@ -763,7 +772,8 @@ class DjangoRouteResolver:
         """`error_page(404)`: the project's function returns a def of its own or a function
         of its module, maybe one of several by its argument: a function view answering the
         methods every one of them answers (Django calls it for each, as any function view);
-        what the pack cannot tell is a finding at the pattern."""
+        any other value it returns, the project's code computes (`returned_view`); what the
+        pack cannot tell is a finding at the pattern."""
         found = self.resolve(path, name)
         made = self.function(found[1], found[2]) if found and found[0] == "function" else None
         views: list[tuple[str, DjangoFunction]] = []
@@ -780,8 +790,7 @@ class DjangoRouteResolver:
                 break
             views.append((other[1], function))
         if not views:
-            self.opaque(path, entry, f"the view `{name}(...)` returns is not one the pack can "
-                        "follow")  # fmt: skip
+            self.returned_view(path, entry, here, name, auth, gaps)
             return
         answered = {function.methods or (ANY,) for _, function in views}
         if len(answered) != 1 or any("?" in methods for methods in answered):
@@ -795,6 +804,60 @@ class DjangoRouteResolver:
                 if function.api_view:
                     verdict = max(verdict, self.permission_auth(file, function.permissions, method))
             self.emit(method, here, path, entry.line, name, verdict, gaps)
+
+    def returned_view(
+        self, path: str, entry: UrlEntry, here: str, name: str, auth: int, gaps: tuple[Gap, ...]
+    ) -> None:
+        """`path("x/", make_view())`: the view the call returns as the project's code computes
+        it (`django_collect`: `X.as_view()`, `import_string(settings.VIEW).as_view()`, a
+        function view), listed as if written in the pattern, at the pattern; a finding there
+        when it is not known, never a route taking every method."""
+        got = self.collector.view(path, entry) if entry.code else "it is not followed"
+        if isinstance(got, str) or not self.returned_route(path, entry, here, got, auth, gaps):
+            why = f" ({got})" if isinstance(got, str) else ""
+            self.opaque(path, entry, f"the view `{name}(...)` returns is not one the pack can "
+                        f"follow{why}")  # fmt: skip
+
+    def made_by_wrapper(
+        self, path: str, entry: UrlEntry, here: str, auth: int, gaps: tuple[Gap, ...]
+    ) -> bool:
+        """`path("x/", view_for(settings.KIND))`: a call written as a wrapper is, and whose
+        argument is no view the files show, read as a project function making the view (what
+        it returns, when the pack can follow it); False: read as the wrapper it is written as."""
+        maker = self.resolve(path, entry.wrappers[-1])
+        if maker is None or maker[0] != "function" or not entry.code:
+            return False
+        got = self.collector.view(path, entry)
+        return not isinstance(got, str) and self.returned_route(path, entry, here, got, auth, gaps)
+
+    def returned_route(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        got: tuple[str, UrlEntry, tuple[str, ...]],
+        auth: int,
+        gaps: tuple[Gap, ...],
+    ) -> bool:
+        """The routes of the view a project function returned (`Collector.view`: the entry
+        naming it in `file`, where it is written), at `entry`; False when it is no view."""
+        file, made, defaults = got
+        kind, written = made.target
+        found = self.resolve(file, written) if kind in ("name", "cbv") else None
+        if kind not in ("name", "cbv") or (
+            found is not None and found[0] not in ("class", "function", "view", "external")
+        ):
+            return False
+        view = replace(entry, target=made.target, methods=made.methods, actions=made.actions,
+                       assumed=(*entry.assumed, *made.assumed))  # fmt: skip
+        with self.assuming(defaults):
+            if found is not None and found[0] == "view":  # `x = X.as_view()` of its module
+                self.bound_route(path, view, here, found[1], found[2], auth, gaps)
+            elif found is None or found[0] == "external":
+                self.view_route(path, view, here, None, written, auth, gaps, home=file)
+            else:
+                self.view_route(path, view, here, found, written, auth, gaps)
+        return True
 
     def bound_route(
         self,
@@ -851,6 +914,25 @@ class DjangoRouteResolver:
             out.append(read[0])
             assumed += tuple(a for a in read[1] if a not in assumed)
         return "".join(out), assumed
+
+    def prefix_read(
+        self, file: str, spelled: tuple[RoutePart, ...] | None
+    ) -> tuple[str | None, tuple[str, ...]]:
+        """A router registration's prefix (or a nested router's parent prefix) as `file`
+        spells it, evaluated as a computed route is (`computed_read`), with the configuration
+        defaults it was read with; (None, ()) when it is not known."""
+        read = self.computed_read(file, spelled) if spelled is not None else None
+        return read if read is not None else (None, ())
+
+    @contextmanager
+    def assuming(self, more: tuple[str, ...]) -> Iterator[None]:
+        """The routes emitted inside carry `more` in `attrs.configDefault` too."""
+        outer = self.assumed
+        self.assumed = (*outer, *(a for a in more if a not in outer))
+        try:
+            yield
+        finally:
+            self.assumed = outer
 
     def value(self, path: str, name: str) -> str | None:
         read = self.value_read(path, name)
@@ -930,18 +1012,6 @@ class DjangoRouteResolver:
             if module is not None and self.binds(module, name, depth + 1):
                 return True
         return False
-
-    def setting(self, file: str, name: str, depth: int) -> str | None:
-        """A settings module's string `name`, its own or star-imported (`from .base import *`)."""
-        if name in self.resolver._facts(file).bindings:
-            return self.resolver._string(file, Sym((name,)))
-        facts = self.facts(file)
-        for star in facts.stars if facts is not None and depth < 8 else ():
-            module = self.module_file(star, file)
-            found = self.setting(module, name, depth + 1) if module is not None else None
-            if found is not None:
-                return found
-        return None
 
     def outside(self, module: str, importer: str) -> bool:
         """Whether `module` is no module of the repository (a library's)."""
@@ -1124,6 +1194,11 @@ class DjangoRouteResolver:
                 self.emit(verb, here, path, entry.line, name, verdict, gaps, entry.assumed)
             return
         if what == "class":
+            if COMPUTED in (entry.methods, self.method_names(file, attr, 0)):
+                self.note("UNRESOLVED_ROUTE", path, entry.line, f"the `http_method_names` of "
+                          f"the view class `{name}` is computed out of sight: the methods it "
+                          "answers are not known, it is not listed")  # fmt: skip
+                return
             methods_known, verbs = self.class_methods(file, attr, 0)
             if entry.methods is not None:
                 verbs = tuple(m for m in verbs if m in entry.methods)
@@ -1199,6 +1274,7 @@ class DjangoRouteResolver:
                     # or context, not handler methods
                     known = known and short == "object"
         allowed = self.method_names(file, name, 0)
+        allowed = None if allowed == COMPUTED else allowed  # said where the view is used
         out = tuple(dict.fromkeys(m for m in methods if allowed is None or m in allowed))
         return (known, out)
 
@@ -1268,7 +1344,9 @@ class DjangoRouteResolver:
                             f"({record.version}), not read: {record.unread}")  # fmt: skip
                 for registration in facts.registrations:
                     if registration.router == name:
-                        self.endpoint(record, file, registration, here, auth, gaps)
+                        prefix, assumed = self.prefix_read(file, registration.prefix)
+                        with self.assuming(assumed):
+                            self.endpoint(record, file, registration, prefix, here, auth, gaps)
                 for cfile, urls in extras:  # a subclass's override of the router's own hook
                     self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
                 return None
@@ -1293,8 +1371,11 @@ class DjangoRouteResolver:
         for registration in facts.registrations:
             if registration.router == name:
                 routes = self.hooked(file, registration, hooks[0], table) if hooks else table
+                prefix, assumed = self.prefix_read(file, registration.prefix)
                 if routes is not None:
-                    self.register(file, registration, here, trailing, auth, gaps, routes)
+                    with self.assuming(assumed):
+                        self.register(file, registration, prefix, here, trailing, auth, gaps,
+                                      routes)  # fmt: skip
         for cfile, urls in extras:  # what the subclass's `get_urls`/`urls` adds, in its file
             self.walk(cfile, urls.extras, here, auth, gaps, (cfile,))
             if urls.unread:
@@ -1401,6 +1482,7 @@ class DjangoRouteResolver:
         record: DjangoRouter,
         file: str,
         registration: Registration,
+        named: str | None,
         here: str,
         auth: int,
         gaps: tuple[Gap, ...],
@@ -1410,7 +1492,7 @@ class DjangoRouteResolver:
         project class's override of the record's `hook` returns (`super()`'s list and its own
         entries, read as the project's URL entries; `cls.as_view({...})` is the view set)."""
         line = registration.line
-        prefix = django_path(f"{registration.prefix}/", True) if registration.prefix else None
+        prefix = django_path(f"{named}/", True) if named else None
         if prefix is None or registration.viewset == "?":
             self.note("UNRESOLVED_ROUTE", file, line, f"the name or view set of this "
                       f"{record.library} router registration is computed out of sight (or a "
@@ -1482,6 +1564,7 @@ class DjangoRouteResolver:
         self,
         file: str,
         registration: Registration,
+        named: str | None,
         here: str,
         trailing: str,
         auth: int,
@@ -1498,7 +1581,7 @@ class DjangoRouteResolver:
                       "`parents_query_lookups`) is not read: the routes of "
                       f"`{registration.viewset}` are not listed")  # fmt: skip
             return
-        if registration.prefix is None or registration.viewset == "?":
+        if named is None or registration.viewset == "?":
             self.note("UNRESOLVED_ROUTE", file, registration.line, "the prefix or viewset of "
                       "this router registration is computed out of sight: its routes are not "
                       "listed")  # fmt: skip
@@ -1520,10 +1603,10 @@ class DjangoRouteResolver:
                       f"`{registration.viewset}` has a base the scanned files do not show: "
                       "only the actions it defines or inherits visibly are listed")  # fmt: skip
         lookup = self.lookup(vfile, vname, 0)
-        prefix = django_path(registration.prefix, True)  # DRF prefixes are regex fragments
+        prefix = django_path(named, True)  # DRF prefixes are regex fragments
         if prefix is None:
             self.note("UNRESOLVED_ROUTE", file, registration.line, f"the prefix "
-                      f"`{registration.prefix}` is a regex that is no path: the routes of "
+                      f"`{named}` is a regex that is no path: the routes of "
                       f"`{registration.viewset}` are not listed")  # fmt: skip
             return
         base = here + prefix
@@ -1532,8 +1615,8 @@ class DjangoRouteResolver:
         line = registration.line
         if [replace(r, mapping=()) for r in routes] != [replace(r, mapping=()) for r in _DRF_TABLE]:
             viewset = (vfile, vname, lookup, cls_auth)
-            self.table_routes(routes, file, registration, here, trailing, viewset, actions, extra,
-                              gaps)  # fmt: skip
+            self.table_routes(routes, file, (named, registration.line), here, trailing, viewset,
+                              actions, extra, gaps)  # fmt: skip
             return
         table = ((False, dict(routes[0].mapping or ())), (True, dict(routes[2].mapping or ())))
         for detail, mapping in table:
@@ -1595,7 +1678,7 @@ class DjangoRouteResolver:
         self,
         routes: tuple[DrfRoute, ...],
         file: str,
-        registration: Registration,
+        registered: tuple[str, int],
         here: str,
         trailing: str,
         viewset: tuple[str, str, str, int],
@@ -1606,9 +1689,10 @@ class DjangoRouteResolver:
         """A registration on a router whose route table is not DRF's: each `Route`'s URL
         template filled as DRF's `get_urls` fills it (`{prefix}`, `{lookup}` as
         `get_lookup_regex` spells it, `{trailing_slash}`), its methods where the viewset has
-        the action; each `DynamicRoute` serving the `@action`s of its `detail`."""
+        the action; each `DynamicRoute` serving the `@action`s of its `detail`. `registered`:
+        the registration's prefix and line."""
         vfile, vname, lookup, cls_auth = viewset
-        prefix, line = registration.prefix or "", registration.line
+        prefix, line = registered
         for each in extra:
             if each.detail is None or each.url_path is None or "?" in each.methods:
                 self.note("UNRESOLVED_ROUTE", vfile, each.line, f"the `detail=`, methods or "
@@ -1646,7 +1730,8 @@ class DjangoRouteResolver:
         viewset's lookup named `{lookup}_{parent lookup}`."""
         facts = self.facts(file)
         nested = facts.nested.get(name) if facts is not None else None
-        if nested is None or depth > _DEPTH or nested.parent_prefix is None:
+        parent_prefix = self.prefix_read(file, nested.parent_prefix)[0] if nested else None
+        if nested is None or depth > _DEPTH or parent_prefix is None:
             return None
         parent = self.resolve(file, nested.parent)
         if parent is None or parent[0] != "router":
@@ -1657,10 +1742,10 @@ class DjangoRouteResolver:
             return None
         registered = [
             r for r in pfacts.registrations
-            if r.router == pname and r.prefix == nested.parent_prefix
+            if r.router == pname and self.prefix_read(pfile, r.prefix)[0] == parent_prefix
         ]  # fmt: skip
         viewset = self.resolve(pfile, registered[0].viewset) if registered else None
-        prefix = django_path(nested.parent_prefix, True)
+        prefix = django_path(parent_prefix, True)
         if viewset is None or viewset[0] != "class" or prefix is None or nested.lookup is None:
             return None
         above = self.nest(pfile, pname, depth + 1) if pname in pfacts.nested else ("", True)

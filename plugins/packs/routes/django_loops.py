@@ -8,6 +8,7 @@ each app the settings install that the loop's filters keep, from the apps' own c
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..pymodules import attribute_path
@@ -39,8 +40,9 @@ class AppLoop:
         return replace(self, filters=self.filters + filters)
 
 
-def _text(node: ast.expr | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+# What reads a string the file spells (`django_facts._Reader.text`): a literal, an f-string,
+# `+`, a module constant, as every string the Django reader takes
+TextOf = Callable[[ast.expr | None], str | None]
 
 
 def app_loop(iterable: ast.expr, target: ast.expr, line: int) -> AppLoop:
@@ -67,15 +69,15 @@ def app_loop(iterable: ast.expr, target: ast.expr, line: int) -> AppLoop:
     return AppLoop(source if var else "", text, var, line)
 
 
-def app_filter(test: ast.expr, var: str) -> list[Filter]:
+def app_filter(test: ast.expr, var: str, text: TextOf) -> list[Filter]:
     """The filters a pass's test is (`and` splits it): `hasattr(app, "X")`,
     `getattr(app, "X", None)`, the same of `app.module`, `module_has_submodule(app.module,
     "urls")`; any other test is ("unknown", its text)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return [f for value in test.values for f in app_filter(value, var)]
+        return [f for value in test.values for f in app_filter(value, var, text)]
     if isinstance(test, ast.Call) and len(test.args) >= 2:
         func = (attribute_path(test.func) or "").rpartition(".")[2]
-        owner, what = attribute_path(test.args[0]), _text(test.args[1])
+        owner, what = attribute_path(test.args[0]), text(test.args[1])
         if (
             what is not None
             and func in {"hasattr", "getattr"}
@@ -103,7 +105,7 @@ def catches_imports(handler: ast.ExceptHandler) -> bool:
     )
 
 
-def passes(body: list[ast.stmt], loop: AppLoop) -> list[tuple[ast.stmt, AppLoop]]:
+def passes(body: list[ast.stmt], loop: AppLoop, text: TextOf) -> list[tuple[ast.stmt, AppLoop]]:
     """The statements of a loop's body, each with the filters it runs under (`if` tests,
     `if not test: continue` before it, a `try` skipping failed imports)."""
     out: list[tuple[ast.stmt, AppLoop]] = []
@@ -111,27 +113,27 @@ def passes(body: list[ast.stmt], loop: AppLoop) -> list[tuple[ast.stmt, AppLoop]
         if isinstance(stmt, ast.If):
             skip = all(isinstance(s, ast.Continue) for s in stmt.body)
             if skip and isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not):
-                loop = loop.but(*app_filter(stmt.test.operand, loop.var))  # the rest of the body
+                loop = loop.but(*app_filter(stmt.test.operand, loop.var, text))  # the rest
                 continue
-            out += passes(stmt.body, loop.but(*app_filter(stmt.test, loop.var)))
+            out += passes(stmt.body, loop.but(*app_filter(stmt.test, loop.var, text)), text)
             otherwise = ("unknown", f"not {ast.unparse(stmt.test)[:56]}")
-            out += passes(stmt.orelse, loop.but(otherwise))
+            out += passes(stmt.orelse, loop.but(otherwise), text)
         elif isinstance(stmt, ast.Try):
             guarded = any(catches_imports(h) for h in stmt.handlers)
-            out += passes(stmt.body, loop.but(("imports", "")) if guarded else loop)
+            out += passes(stmt.body, loop.but(("imports", "")) if guarded else loop, text)
             for handler in stmt.handlers:
-                out += passes(handler.body, loop.but(("unknown", "an `except` block")))
-            out += passes(stmt.orelse + stmt.finalbody, loop)
+                out += passes(handler.body, loop.but(("unknown", "an `except` block")), text)
+            out += passes(stmt.orelse + stmt.finalbody, loop, text)
         elif isinstance(stmt, ast.With):
-            out += passes(stmt.body, loop)
+            out += passes(stmt.body, loop, text)
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
-            out += passes(stmt.body, loop.but(("unknown", "a loop inside the loop")))
+            out += passes(stmt.body, loop.but(("unknown", "a loop inside the loop")), text)
         else:
             out.append((stmt, loop))
     return out
 
 
-def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef) -> AppLoop | None:
+def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef, text: TextOf) -> AppLoop | None:
     """A function returning (or yielding) apps: a `for` over the installed apps whose passes
     append (or yield) the app, its name, or an attribute of it the pass annotates
     (`meta = app.Marker; meta.module = app.name; found.append(meta)`); or a comprehension over
@@ -140,7 +142,7 @@ def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef) -> AppLoop | Non
         if isinstance(stmt, ast.Return) and isinstance(
             stmt.value, ast.ListComp | ast.GeneratorExp | ast.SetComp
         ):
-            found = comprehension_loop(stmt.value)
+            found = comprehension_loop(stmt.value, text)
             if found is not None and found.source in {CONFIGS, SETTINGS}:
                 item = _item(stmt.value.elt, found.var, {})
                 return replace(found, item=item) if item else None
@@ -150,7 +152,7 @@ def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef) -> AppLoop | Non
         if loop.source not in {CONFIGS, SETTINGS}:
             continue
         objects: dict[str, dict[str, str]] = {}  # a name bound to `app.X`: its attributes
-        for inner, under in passes(stmt.body, loop):
+        for inner, under in passes(stmt.body, loop, text):
             if isinstance(inner, ast.Assign) and len(inner.targets) == 1:
                 target = inner.targets[0]
                 if isinstance(target, ast.Name) and attribute_path(inner.value) is not None:
@@ -169,14 +171,16 @@ def function_loop(node: ast.FunctionDef | ast.AsyncFunctionDef) -> AppLoop | Non
     return None
 
 
-def comprehension_loop(node: ast.ListComp | ast.GeneratorExp | ast.SetComp) -> AppLoop | None:
+def comprehension_loop(
+    node: ast.ListComp | ast.GeneratorExp | ast.SetComp, text: TextOf
+) -> AppLoop | None:
     """`[elt for var in source if test]` (one generator): the loop with its filters."""
     if len(node.generators) != 1:
         return None
     generator = node.generators[0]
     loop = app_loop(generator.iter, generator.target, node.lineno)
     for test in generator.ifs:
-        loop = loop.but(*app_filter(test, loop.var))
+        loop = loop.but(*app_filter(test, loop.var, text))
     return loop
 
 

@@ -298,6 +298,71 @@ FLASK_ADMIN = AdminSite(
 
 
 @dataclass(frozen=True, slots=True)
+class ClassViews:
+    """A library whose view classes route their own methods once a classmethod registers
+    them on a Flask app or blueprint (Flask-Classful; read by `flask_classful` and
+    `linker._class_views`): `base` the library's view class, `register` the classmethod (the
+    app or blueprint first, or as `app=`; `options` the keywords read: the class attributes
+    of the same names they override), `route` the method decorator giving a rule (`@route(rule,
+    methods=..., endpoint=...)`, several per method), `method` the one giving the methods of a
+    method routed by its name; `special` the methods routed at the view's base by their name
+    (`special_methods`), `default_methods` the methods of any other, `converters` the type
+    hints a rule's `<arg>` takes a converter from, `skipped` the prefixes of a method name
+    never routed, `members` the names `FlaskView` itself holds (never routed, as the library
+    leaves out what its base class has)."""
+
+    name: str
+    module: str
+    base: str = "FlaskView"
+    register: str = "register"
+    options: tuple[str, ...] = (
+        "route_base", "route_prefix", "trailing_slash", "method_dashified", "base_class",
+    )  # fmt: skip
+    route: str = "route"
+    method: str = "method"
+    special: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    default_methods: tuple[str, ...] = ("GET",)
+    converters: Mapping[str, str] = field(default_factory=dict)
+    skipped: tuple[str, ...] = ("_", "before_", "after_")
+    members: frozenset[str] = frozenset()
+
+
+# Flask-Classful, read in 0.14.2 and 0.16.0 (`flask_classful.py`: `FlaskView.register`,
+# `build_rule`, `get_route_base`, `get_interesting_members`), alike here but for 0.16's
+# `@method` decorator, which 0.14 does not have
+FLASK_CLASSFUL = ClassViews(
+    "Flask-Classful",
+    "flask_classful",
+    special={
+        name: (name.upper() if name != "index" else "GET",)
+        for name in ("get", "put", "patch", "post", "delete", "index")
+    },
+    converters={"str": "string", "int": "int", "float": "float", "UUID": "uuid"},
+    members=frozenset(
+        {
+            "register",
+            "parse_options",
+            "make_proxy_method",
+            "build_rule",
+            "get_route_base",
+            "default_route_base",
+            "build_route_name",
+            "decorators",
+            "representations",
+            "route_base",
+            "route_prefix",
+            "trailing_slash",
+            "base_args",
+            "excluded_methods",
+            "method_dashified",
+            "special_methods",
+            "type_hints",
+        }
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Unread:  # a framework pack-http-routes recognises but does not read
     """A framework: its name as the finding says it, and how its use is recognised."""
 
@@ -385,7 +450,8 @@ READ = (
             "flask_httpauth": frozenset({"login_required"}),
             "flask_praetorian": frozenset({"auth_required", "roles_required", "roles_accepted"}),
         },
-        not_guards=frozenset({"flask", "flask_limiter", "flask_caching", "flask_cors"}),
+        not_guards=frozenset({"flask", "flask_limiter", "flask_caching", "flask_cors",
+                              "flask_classful"}),  # `@route(...)` on a view's method
         evidence=(
             r"\bg\.user is None\b", r"\bnot g\.user\b", r"\bnot current_user\b",
             r"\bg\.get\([\"']user[\"']\) is None",
@@ -788,7 +854,11 @@ UNREAD = (
                "@trpc/server/adapters/express", r"\bcreateExpressMiddleware\s*\("),
     # bull-board: its UI and API, served by the router or plugin its server adapter makes,
     # named where that is mounted (`app.use('/', serverAdapter.getRouter())`, Fastify's,
-    # Koa's and hapi's `serverAdapter.registerPlugin()`)
+    # Koa's and hapi's `serverAdapter.registerPlugin()`) where its records
+    # (`library_tables`) do not list them: an adapter the scan does not follow to its mount.
+    # Its NestJS module mounts the adapter under its `route` and Nest's global prefix itself
+    _generates("bull-board (@bull-board/nestjs)", "javascript", "@bull-board/nestjs",
+               r"\bBullBoardModule\s*\.\s*forRoot(?:Async)?\s*\("),
     *(
         Unread(f"bull-board (@bull-board/{adapter})", "javascript",
                (f"@bull-board/{adapter}".encode(),), _js_import(rf"@bull-board/{adapter}"),
@@ -797,6 +867,9 @@ UNREAD = (
     ),
 )  # fmt: skip
 GENERATORS = frozenset(u.name for u in UNREAD if u.configured is not None)
+# an unread framework's name -> the packages it is recognised by (its seeds): a library whose
+# routes a record lists where they are read (`library_tables`) is named only where they are not
+UNREAD_PACKAGES = {u.name: frozenset(s.decode() for s in u.seeds) for u in UNREAD}
 # packages whose objects take `x.get('/path', callback)` and are no router: HTTP clients and
 # test clients, caches and stores, Node's own modules; an object of any other package the
 # scanned files do not show, called route-shaped, is an `UNRESOLVED_ROUTER` (`linker`)

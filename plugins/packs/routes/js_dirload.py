@@ -163,6 +163,39 @@ def seeded(source: bytes) -> bool:
     return _SEEDS.search(source) is not None
 
 
+# a quoted glob of script files (`'**/route.js'`, the tail of `` `${dir}/**/page.mjs` ``), and a
+# module loaded by a computed specifier (`import(file)`, `require(resolve(f))`, `` import(`${f}`) ``)
+_SCRIPT_GLOB = re.compile(
+    rb"""(?:["'`]|\})([^"'`\n${}]*\*[^"'`\n${}]*\.(?:[cm]?js|[cm]?ts|jsx|tsx))["'`]"""
+)
+_COMPUTED_LOAD = re.compile(rb"""\b(?:import|require)\s*\(\s*(?:[A-Za-z_$]|`[^`]*\$\{)""")
+
+
+def loaded_globs(reader: _Reader) -> tuple[str, ...]:
+    """The script patterns a module globs and then loads each match of by a computed specifier
+    (a file-system router: `glob.stream([join(dir, '**/route.js')])`, then `import(file)`), as
+    written: where the folder the pattern is joined to is computed, the linker names the files
+    its literal part matches in a finding about a route the module computes, so the files it
+    would read are said. Only in a module that imports a glob package (or Node's
+    `fs.globSync`) and loads a computed specifier; () otherwise."""
+    globbing = any(
+        isinstance(ref, ImportRef)
+        and (ref.module in _GLOBS or (ref.module in _FS_GLOB[1] and ref.attr == _FS_GLOB[0]))
+        for ref in reader.bindings.values()
+    )
+    if not globbing or _COMPUTED_LOAD.search(reader.source) is None:
+        return ()
+    found = (m.group(1).decode("utf-8", "replace") for m in _SCRIPT_GLOB.finditer(reader.source))
+    return tuple(dict.fromkeys(found))
+
+
+def glob_tail(pattern: str) -> re.Pattern[str]:
+    """What a repository path ends in where it matches `pattern` joined to a folder not known
+    (`**/route.js`: any `route.js`; `pages/*.js`: a script directly in a `pages` folder)."""
+    text = pattern.removeprefix("./").removeprefix("/")
+    return re.compile("(?:^|/)" + _glob_regex(text) + "$")
+
+
 # -- the loaders ---------------------------------------------------------------------------
 
 

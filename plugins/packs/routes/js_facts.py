@@ -21,7 +21,9 @@ from . import (
     dotenv_loads,
     flow,
     js_dirload,
+    js_dynimport,
     js_hooks,
+    js_library_tables,
     js_loops,
     js_pushed,
     js_rebound,
@@ -41,6 +43,7 @@ from .model import (
     HTTP_METHODS,
     NEXTJS,
     NO_AUTH,
+    NODE_ENV_DEFAULTS,
     SHARED,
     Apply,
     Auth,
@@ -69,14 +72,17 @@ from .model import (
     ModuleFacts,
     Namespace,
     NestFacts,
+    NextHandler,
     NoGuard,
     OneOf,
     Opaque,
+    PageExtensions,
     Param,
     PathCall,
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -185,6 +191,9 @@ _EQUALITY = frozenset({"===", "==", "!==", "!="})
 _SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
+# a class body's field, TypeScript's and JavaScript's, and the field naming it
+_CLASS_FIELDS = {"public_field_definition": "name", "field_definition": "property"}
+_ASSIGNMENTS = frozenset({"assignment_expression", "augmented_assignment_expression"})
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
 _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
 _FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
@@ -198,13 +207,6 @@ _ROUTERISH = (Sym, Param, RouterRef, ImportRef)
 # what `_creates` reads itself: a `new` of another import may reach one (`_maybe_router`)
 _JOINS = frozenset({"&&", "||"})
 _REDUCE_CALL = re.compile(rb"\.\s*reduce\s*\(")
-# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
-# deployment sets (Express and Fastify's guides, every platform's Node image); a test is
-# decided off only where neither runs its branch (`linker._holds`)
-_NODE_ENV_DEFAULTS = (
-    ("", "process.env.NODE_ENV unset"),
-    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
-)
 _UNKNOWN_TEST = Condition(Opaque(), None, False, "")  # a side of `&&` the linker cannot tell
 _ITEM = "\0item"  # the parameter of `x => f(x)`, which `list.map(f)` stands for
 _NAMED_CALLBACK = re.compile(
@@ -368,11 +370,13 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
     root, language = parsed(source, path)
     reader = _Reader(path, source, _FIELDS[language])
     reader.read(root)
-    served = nextjs.route_file(path)
-    if served is not None:
-        reader.file_routes(*served)
-    elif nextjs.config_file(path, source):
-        reader.base_path()
+    next_handlers = reader.next_handlers() if nextjs.candidate(path) else None
+    page_extensions = None
+    if nextjs.config_file(path, source):
+        if b"basePath" in source:
+            reader.base_path()
+        if b"pageExtensions" in source:
+            page_extensions = reader.page_extensions()
     return ModuleFacts(
         language="javascript",
         bindings=reader.bindings,
@@ -382,7 +386,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
-        unread=unread_uses(source, "javascript"),
+        unread=js_library_tables.still_unread(unread_uses(source, "javascript"), reader),
         stores=tuple(reader.stores),
         prefixes=tuple(reader.prefixes),
         global_prefixes=tuple(reader.global_prefixes),
@@ -395,6 +399,10 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         param_calls=reader.param_calls,
         env_loads=tuple(reader.env_loads),
         env_paths=tuple(reader.env_paths),
+        registered=tuple(reader.registered),
+        next_handlers=next_handlers,
+        page_extensions=page_extensions,
+        loaded_globs=reader.loaded_globs,
     )
 
 
@@ -526,6 +534,7 @@ class _Reader:
         self.nest: NestFacts | None = None  # NestJS's module wiring (`nest.read`)
         self.env_loads: list[EnvLoad] = []  # environment files loaded (`dotenv_loads`)
         self.env_paths: list[tuple[str, tuple[tuple[str, str], ...]]] = []  # and paths exported
+        self.loaded_globs: tuple[str, ...] = ()  # script globs loaded by computed specifiers
         self.loads: list[LoadDecl] = []
         self.hook_calls: tuple[HookCall, ...] = ()
         self._locals_seen: set[str] = set()  # locals being read (`_local`): no recursion
@@ -560,6 +569,14 @@ class _Reader:
         self._rebound: js_rebound.Rebound | None = None  # names bound more than once
         self._scopes: js_scopes.Scopes | None = None  # which declaration a name read reaches
         self._reading: set[int] = set()  # declarators whose value is being read (`_scoped_read`)
+        self._imports = False  # whether the file calls `import(…)` (`js_dynimport`)
+        # the parameters of callbacks given to `import(…).then(…)`, by the callback's node id
+        self._then_params: dict[int, dict[str, Expr]] = {}
+        self._then_names: frozenset[str] = frozenset()
+        # a library's adapter taken here (`js_library_tables`): the router's site -> package
+        self.library_takes: dict[str, str] = {}
+        self._library_seeds = js_library_tables.seeded(source)
+        self.registered: list[Registered] = []  # values register calls run as plugins
 
     def read(self, root: _Node) -> None:
         """Imports first (router creation is recognised through them), then declarations,
@@ -577,7 +594,10 @@ class _Reader:
             node = root.descendant_for_byte_range(start, end)
             if node is None or node.start_byte != start or node.end_byte != end:
                 if node is not None and end - start == 1:  # `+=`, `??=`: a binding
-                    rebound.note(node.parent)
+                    parent = node.parent
+                    rebound.note(parent)
+                    if parent is not None and _defaulted_field(node):  # `Hub.x ??= new Hub()`
+                        assignments.append((parent.start_byte, parent))
                 continue
             parent = node.parent
             if parent is None:
@@ -611,6 +631,10 @@ class _Reader:
                     calls.append((bound.start_byte, start, bound, parent, node))
         rebound.updates()
         rebound.uninitialised(scopes.unvalued_declarations() if rebound.assigns() else [])
+        if js_dynimport.CALLS.search(self.source):  # `await import('./routes.js')`
+            self._imports = True
+            self._then_params = js_dynimport.then_params(self, root)
+            self._then_names = frozenset(n for p in self._then_params.values() for n in p)
         statements = root.named_children  # import and export statements are top-level only
         for node in statements:
             if node.type == "import_statement":
@@ -658,6 +682,7 @@ class _Reader:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):
             js_dirload.read(self, root)
+            self.loaded_globs = js_dirload.loaded_globs(self)
         self.hook_calls, self.param_calls = js_hooks.read(self, root)
         if dotenv_loads.seeded(self.source):
             self.env_loads = dotenv_loads.read(self, root)
@@ -714,53 +739,55 @@ class _Reader:
                 del self.routers[value.router_id]
                 self.bindings[name] = Sym((*decl.subclass.path, CALL))
 
-    def file_routes(self, kind: str, paths: tuple[str, ...]) -> None:
-        """A Next.js route file's routes (`nextjs`): a Pages Router file's default export
-        answers every method (one route per verb, as Express's `all`), an App Router file's
-        exported `GET`, `POST`... functions each answer theirs. The handler is all there is
-        between a caller and the route besides the project's `middleware.ts`, which is not
-        read (an `Opaque` step): the route is `required` when the handler's own text answers
-        401/403, or a wrapper it is passed to guards (`export default withAuth(handler)`), else
-        `unknown`, never `none`."""
-        if kind == nextjs.PAGES:
-            handlers = [(m, "default") for m in ALL_METHODS if "default" in self.exports]
-        else:
-            handlers = [(m, m) for m in nextjs.APP_METHODS if m in self.exports]
-        if not handlers and not (kind == nextjs.APP and self.star_exports):
-            return
-        site = f"{self.path}:nextjs"
-        self.routers[site] = RouterDecl(site, NEXTJS, 1, app=True)
-        if not handlers:  # `export * from './handlers'`: which methods is not read
-            for path in paths:
-                self.routes.append(
-                    RouteDecl(RouterRef(site), Lit(path), None, 1, methods_unknown=True)
-                )
-        for method, name in handlers:
-            value = self.exports[name]
-            handler = ".".join(value.path) if isinstance(value, Sym) else None
-            line = self.export_lines.get(name, 1)
-            for path in paths:
-                self.routes.append(
-                    RouteDecl(RouterRef(site), Lit(path), (method,), line, handler,
-                              auth=Auth((value, Opaque())))
-                )  # fmt: skip
+    def next_handlers(self) -> tuple[NextHandler, ...]:
+        """What a file that may be a Next.js route file answers with: its default export (a
+        Pages Router file's handler) and the methods it exports (an App Router file's), each
+        at its export's line. Which it is, and its path, the project's settings decide
+        (`next_projects`)."""
+        return tuple(
+            NextHandler(name, self.exports[name], self.export_lines.get(name, 1))
+            for name in ("default", *nextjs.APP_METHODS)
+            if name in self.exports
+        )
 
     def base_path(self) -> None:
         """`basePath` of a Next.js config (`module.exports = { basePath: '/docs' }`, a named
-        config object exported, `export default`): the global prefix of every Next.js route.
-        A config that names `basePath` in a way not read (wrapped by a plugin call, computed)
-        is a global prefix not known: the linker says so at this file."""
+        config object exported, `export default`): the prefix of every route of its project
+        (`next_projects`). A config that names `basePath` in a way not read (wrapped by a
+        plugin call, computed, spread from another object) is a prefix not known: the linker
+        says so at this file."""
+        prefix = self._config_setting("basePath")
+        if prefix is not None:
+            line = self.export_lines.get("default", 1)
+            self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
+
+    def page_extensions(self) -> PageExtensions | None:
+        """`pageExtensions` of a Next.js config, exported as `basePath` is: a literal list of
+        strings (or a name the file binds to one); one named in a way not read (a wrapped
+        config, a computed list) is `PageExtensions(None, …)`, a finding at the config."""
+        value = self._config_setting("pageExtensions")
+        if value is None:
+            return None
+        if isinstance(value, Sym) and len(value.path) == 1:
+            value = self.bindings.get(value.path[0], value)
+        line = self.export_lines.get("default", 1)
+        if isinstance(value, Items) and all(isinstance(v, Lit) for v in value.values):
+            return PageExtensions(tuple(v.value for v in value.values if isinstance(v, Lit)), line)
+        return PageExtensions(None, line)
+
+    def _config_setting(self, name: str) -> Expr | None:
+        """The value of `name` in a Next.js config's default export (through the name it is
+        bound to): None where the config does not set it, `Opaque()` where that is not read
+        (no object literal, or one spreading others that may set it)."""
         config = self.exports.get("default")
         if isinstance(config, Sym) and len(config.path) == 1:
             config = self.bindings.get(config.path[0], config)
-        prefix: Expr = Opaque()
-        if isinstance(config, Namespace):
-            fields = dict(config.fields)
-            if "basePath" not in fields:
-                return
-            prefix = fields["basePath"]
-        line = self.export_lines.get("default", 1)
-        self.global_prefixes.append(GlobalPrefix(NEXTJS, prefix, line))
+        if not isinstance(config, Namespace):
+            return Opaque()
+        fields = dict(config.fields)
+        if name in fields:
+            return fields[name]
+        return Opaque() if config.bases else None
 
     # -- imports, declarations, exports ----------------------------------------------------
 
@@ -1013,6 +1040,10 @@ class _Reader:
             self.this_fields.setdefault(left[1], value)
         elif len(left) == 3 and left[1] == CALL and self._class_of(node) == left[0]:
             self.class_fields.setdefault(left[0], {}).setdefault(left[2], value)
+        elif len(left) == 2 and self._class_of(node) == left[0]:
+            # `Hub.instance = new Hub()` in a static method of `Hub`: its singleton, which an
+            # accessor (`static getInstance() { ...; return Hub.instance }`) gives back
+            self.class_fields.setdefault(left[0], {}).setdefault(left[1], value)
 
     # -- calls -----------------------------------------------------------------------------
 
@@ -1582,8 +1613,9 @@ class _Reader:
             self._methods_route(node, prop, owner_node, args)
         elif verb in _REGISTER_CALLS and args:
             used = [f for f in _REGISTER_CALLS[verb] if self._uses(f)]
-            if used:
-                self._registers(node, owner_node, args, used[0])
+            framework = used[0] if used else self._plugin_shaped(owner_node, args[0], verb)
+            if framework is not None:
+                self._registers(node, owner_node, args, framework)
         elif verb == _COMPOSE and args and _COMPOSERS:
             self._compose(node, owner_node, args)
         elif verb in _DECORATE_CALLS and len(args) >= 2 and self._uses(_DECORATE_CALLS[verb]):
@@ -1647,6 +1679,58 @@ class _Reader:
         found = js_loops.resolve(self, node) if node is not None else None
         return self._string(found) if found is not None and found.type == "string" else None
 
+    def _plugin_shaped(self, owner: _Node, first: _Node, verb: str) -> Framework | None:
+        """The framework whose plugins are objects (hapi's `{ name, register }`) that a register
+        call in a file naming no framework is made with: on a parameter of the function it is
+        written in (the server a plugin's code is handed), given a list or an object with the
+        record's plugin key or member (`server.register([users, teams])`, `server.register({
+        plugin: wizard, options })`), or written in such a plugin's own register function. A
+        hapi plugin's module need import nothing of hapi's; Fastify's plugins are functions."""
+        name = _unwrap(owner)
+        if name is None or name.type != "identifier":
+            return None
+        function = self._declaring(name, self._text(name))
+        if function is None:
+            return None
+        given = _unwrap(first) or first
+        for framework in _REGISTER_CALLS[verb]:
+            member = framework.plugin_member
+            if not member or not framework.plugin_key:
+                continue
+            keys = (framework.plugin_key, member, *framework.item_keys)
+            if given.type == "array" or (
+                given.type == "object" and any(self._field(given, k) is not None for k in keys)
+            ):
+                return framework
+            if self._member_function(function) == member:
+                return framework
+        return None
+
+    def _declaring(self, node: _Node, name: str) -> _Node | None:
+        """The nearest function around `node` that declares a parameter `name`."""
+        scope = node.parent
+        while scope is not None:
+            if scope.type in _FUNCTIONS and self._param_index(scope, name) is not None:
+                return scope
+            scope = scope.parent
+        return None
+
+    def _member_function(self, function: _Node) -> str:
+        """The key an object literal holds `function` under (`register: async (server) =>
+        …`, `register(server) {…}`), "" for a function held otherwise."""
+        if function.type == "method_definition":
+            holder = function.parent
+            named = function.child_by_field_id(self.fields.name)
+            return self._text(named) if holder is not None and holder.type == "object" else ""
+        pair = function.parent
+        if (
+            pair is None
+            or pair.type != "pair"
+            or pair.child_by_field_id(self.fields.value) != function
+        ):
+            return ""
+        return self._text(pair.child_by_field_id(self.fields.key))
+
     def _uses(self, framework: Framework) -> bool:
         """Whether this file names `framework` (a call as common as `register` is read as its
         only then)."""
@@ -1663,7 +1747,9 @@ class _Reader:
             return  # `app.route(p).get(h)`: a chain, not a table
         table = _unwrap(table) or table
         listed = self._list_value(table) if table.type == "array" else None
-        expr = self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
+        # `server.route(options.routes)` in a plugin: what its register call gives it
+        given = self._param_member(table) if table.type == "member_expression" else None
+        expr = given or self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
 
@@ -1862,7 +1948,12 @@ class _Reader:
         line = _line(node)
         shared = False
         factory = self._factory(plugin_node)  # `register(make(db))`: what `make` returns
-        if plugin_node.type == "call_expression" and self._require(plugin_node) is None:
+        imported = self._imports and js_dynimport.is_import(self, plugin_node)
+        if (
+            plugin_node.type == "call_expression"
+            and self._require(plugin_node) is None
+            and not imported
+        ):
             # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
             wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
@@ -1882,6 +1973,8 @@ class _Reader:
             self._load(node, parent, args[1] if len(args) > 1 else None)
             return
         plugin = self._expr(plugin_node)
+        if imported and not framework.plugin_key and isinstance(plugin, ImportRef):
+            plugin = _member(plugin, "default")  # avvio registers a namespace's `default`
         callees: list[Expr] = [plugin] if plugin is not None else []
         if factory is not None and not framework.plugin_member:  # hapi's: its `register`
             # what `make(db)` returns; the first argument is still read as a wrapped plugin
@@ -1917,6 +2010,14 @@ class _Reader:
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
         if framework.plugin_key:  # hapi's: under the register's `routes.prefix`, as any plugin's
             self._generated(node, child, plugin_node, framework, args[1] if len(args) > 1 else None)
+        if isinstance(plugin, RouterRef) and plugin.router_id in self.library_takes:
+            # `register(board.registerPlugin(), { prefix })`: a library's table on the child,
+            # listed at the register call
+            self.uses.append(UseDecl(child, ((plugin, Auth()),), line))
+            js_library_tables.registered_at(self, plugin, line)
+        elif isinstance(plugin, Sym | ImportRef | Member | Param):  # a library's value?
+            ran = self._value(plugin_node) or plugin
+            self.registered.append(Registered(parent, child, ran, line, self._enclosing(node)))
         given = self._plugin_options(args[1] if len(args) > 1 else None, framework)
         for callee in callees:
             self.invocations.append(
@@ -2321,6 +2422,9 @@ class _Reader:
             if isinstance(bound, ImportRef) and bound.attr in {None, "default"}:
                 return bound.module
             return None
+        if self._imports and js_dynimport.is_import(self, node):  # `import('@fastify/cors')`
+            loaded = js_dynimport.namespace(self, _unwrap(node) or node)
+            return loaded.module if isinstance(loaded, ImportRef) else None
         return self._require(node)
 
     # -- expressions -----------------------------------------------------------------------
@@ -2336,6 +2440,9 @@ class _Reader:
             name = self._text(node)
             if self._env and name in self._env:
                 return self._bound(self._env[name])
+            loaded = self._loaded(node, name)
+            if loaded is not None:  # `import('./x').then((m) => …)`: the module's namespace
+                return loaded
             again = self._again(node, name, self._expr)
             if again is not None:  # bound more than once: in statement order, or unknown
                 return again
@@ -2381,6 +2488,14 @@ class _Reader:
             return _pattern(self._text(node))
         if kind in {"call_expression", "new_expression"} and (made := self._regexp(node)):
             return made
+        if self._imports and kind == "call_expression":
+            imported = js_dynimport.value(self, node)
+            if imported is not None:  # `import('./x')`: the module's namespace
+                return imported
+        if kind == "call_expression" and self._library_seeds:
+            took = js_library_tables.taken(self, node)  # `board.getRouter()`
+            if took is not None:
+                return took
         if kind in {"call_expression", "new_expression"}:
             created = self._creates(node)
             if created is not None:
@@ -2468,9 +2583,11 @@ class _Reader:
             base = self._expr(node.child_by_field_id(self.fields.object))
             if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
                 return self._ref(base.module, prop)
-            if isinstance(base, Param):  # `item.plugin` of a callback's item
-                return Member(base, (prop,))
-            if isinstance(base, Member) and isinstance(base.base, Param):
+            if isinstance(base, ImportRef) and base.attr is None:  # (await import('./x')).default
+                return ImportRef(base.module, prop, base.origin)
+            if isinstance(base, Param | ImportRef):  # `item.plugin` of a callback's item,
+                return Member(base, (prop,))  # `require('pkg').Util.Hapi` of an export's
+            if isinstance(base, Member) and isinstance(base.base, Param | ImportRef):
                 return Member(base.base, (*base.path, prop))
             if isinstance(base, Sym) and self._path(node) is None:
                 return Sym((*base.path, prop))  # `app['layout'].mounts`
@@ -2643,7 +2760,11 @@ class _Reader:
         """What an `if` test reads: an environment variable with no default as a sample
         environment file documents it, else unset (""), else a name or member as the
         evaluator reads it. `NODE_ENV`, which a deployment sets to `production` where it
-        sets anything, is one of both (`_NODE_ENV_DEFAULTS`): a branch neither runs is off."""
+        sets anything, is one of both (`NODE_ENV_DEFAULTS`): a branch neither runs is off.
+        A configuration library's read (`config.get('isProduction')` of a `convict` schema:
+        `_configured`) is what the evaluator reads there, the schema's default."""
+        if node.type == "call_expression":
+            return self._configured(node)
         if node.type not in {"identifier", "member_expression"}:
             return None
         path = self._path(node)
@@ -2657,7 +2778,7 @@ class _Reader:
                 return OneOf(
                     tuple(
                         Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
-                        for value, why in _NODE_ENV_DEFAULTS
+                        for value, why in NODE_ENV_DEFAULTS
                     )
                 )
             unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
@@ -2980,16 +3101,29 @@ class _Reader:
         if method == "filter" and self._text(callback) == "Boolean":
             return Mapped(source, method, "", None)
         named = self._path(callback) if callback.type in _CALLBACK_NAMES else None
-        if named and self._named_function(callback) is not None:
+        made = self._made_callback(callback)
+        if (named and self._named_function(callback) is not None) or made is not None:
             # `items.map(toRoute)`: as `items.map(x => toRoute(x))`, the function the file
-            # declares or imports called with each item
+            # declares or imports called with each item; `items.map(scoped(['admin']))`: the
+            # function that call returns, called with each item
             site = _site(callback)
             item = Param(site, 0, _ITEM, Sym((_ITEM,)))
-            return Mapped(source, method, site, Apply(Sym(named), (item,)))
+            return Mapped(source, method, site, Apply(made or Sym(named or ()), (item,)))
         if callback.type not in _FUNCTION_VALUES:
             return None
         value = self._returns(callback)
         return Mapped(source, method, _site(callback), value or Opaque())
+
+    def _made_callback(self, callback: _Node) -> Apply | None:
+        """A callback that is what a call of a function the module binds returns (its own or
+        imported): `scoped(['admin'])` written there, or a name the nearest block declares as
+        such a call (`const adminOnly = scoped(['admin'])`), as `Apply` of that function with
+        the call's arguments, for the linker to call what it returns with each item; None
+        for any other callback."""
+        if callback.type == "identifier":
+            declared = self._declared(callback)
+            callback = declared if declared is not None else callback
+        return self._applied(callback) if callback.type == "call_expression" else None
 
     def _reduce_call(self, node: _Node) -> tuple[_Node, list[_Node]] | None:
         """`x.reduce(callback, initial)`: its callee and its two arguments; None otherwise."""
@@ -3206,7 +3340,7 @@ class _Reader:
                 and scopes is not None
                 and scopes.shadows(reached, name)
             ):
-                return self._expr(node)  # one of several locals so named: `_scoped_read`
+                return self._scoped_owner(node, reached[1])
             if isinstance(bound, Param) and self._within(node, bound.function):
                 return bound  # `const api = server.select('api')`: the parameter, narrowed
             if name not in self.bindings or shadowed:
@@ -3231,6 +3365,27 @@ class _Reader:
             ):  # `(hook, ctx) => ctx.app.get(...)`
                 return self._hook_app(param.function, name, node)
         return self._expr(node)
+
+    def _loaded(self, node: _Node, name: str) -> Expr | None:
+        """What `name` read at `node` holds as a parameter of a callback given to
+        `import(…).then(…)` (`js_dynimport`), else None."""
+        if name not in self._then_names:
+            return None
+        return js_dynimport.loaded(self, node, name, self._then_params)
+
+    def _scoped_owner(self, node: _Node, declarator: _Node) -> Expr | None:
+        """A router-position local that is one of several locals so named (`_scoped_read`),
+        declared by `declarator`: the parameter of its function it holds (`const app =
+        root.withTypeProvider<T>()` or `const app = root` while a caller declares an `app` of
+        its own), as for a local declared once; else the local under its own name."""
+        scoped = self._expr(node)
+        held = self.bindings.get(scoped.path[0]) if isinstance(scoped, Sym) else None
+        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        if not isinstance(held, Param) and value is not None and value.type == "identifier":
+            held = self._owner(value)  # `const app = root`: the parameter itself
+        if isinstance(held, Param) and self._within(node, held.function):
+            return held
+        return scoped
 
     def _within(self, node: _Node, function: str) -> bool:
         """Whether `node` is inside the function whose site is `function`."""
@@ -3332,22 +3487,40 @@ class _Reader:
             if member.type == "method_definition":
                 method = self._text(member.child_by_field_id(self.fields.name))
                 if method:  # the constructor too: what a `new` site calls
-                    fields.setdefault(method, self._function(member, method))
-            elif member.type == "public_field_definition":  # `static up = (app) => ...`
+                    fields.setdefault(method, self._method_value(member, method))
+            elif member.type in _CLASS_FIELDS:  # `static up = (app) => ...`
                 value = _unwrap(member.child_by_field_id(self.fields.value))
-                field = self._text(member.child_by_field_id(self.fields.name))
+                named = member.child_by_field_name(_CLASS_FIELDS[member.type])
+                field = self._text(named)
                 if field and value is not None and value.type in _FUNCTION_VALUES:
                     fields.setdefault(field, self._function(value, field))
+                elif field and value is not None and value.type == "new_expression":
+                    made = self._expr(value)  # `static shared = new Hub()`: an instance
+                    if made is not None:
+                        fields.setdefault(field, made)
+
+    def _method_value(self, member: _Node, name: str) -> Expr:
+        """A method as `instance.name` reads it: a function to call, but a getter
+        (`static get current() { ...; return Hub.#hub }`) gives what it returns, read as a
+        field (None-valued getters stay functions: nothing to read)."""
+        method = self._function(member, name)
+        getter = any(child.type == "get" for child in member.children)
+        return method.returns if getter and method.returns is not None else method
 
     def _find_invocations(self, root: _Node) -> None:
         """Calls that pass a router to a function, `require('./routes')(app)` or
         `register(app, auth)`: looked for only where a name this file binds to a router, a
         parameter used as one, or a parameter passed on to a function of the project's, is an
-        argument (a call of every other kind is left unread)."""
+        argument (a call of every other kind is left unread). A local bound under a name of
+        its own (one of several declarations of its name, `js_scopes`) is looked for as the
+        source spells it: `const app = fastify(); await wire(app)` in one function while
+        `wire` declares an `app` of its own."""
         names = sorted(
-            name.encode()
-            for name, value in self.bindings.items()
-            if isinstance(value, RouterRef | ImportRef)
+            {
+                js_scopes.spelled(name).encode()
+                for name, value in self.bindings.items()
+                if isinstance(value, RouterRef | ImportRef)
+            }
         )
         names += sorted(name.encode() for name in self.param_names)
         self._path_invocations(root)
@@ -3986,6 +4159,11 @@ class _Reader:
             if operator in {"??", "||"} and left.startswith("process.env"):
                 return self._fallback(body, self._value)  # the default: a parameter, bound
             return None
+        elif body is not None and body.type in _ASSIGNMENTS:
+            # `return Hub.instance ??= new Hub()`: the field, once the assignment ran
+            body = _unwrap(body.child_by_field_id(self.fields.left))
+            if body is None or body.type != "member_expression":
+                return None
         elif body is None or body.type not in _RETURNED:
             return None
         scoped, self._scoped = self._scoped, True  # its parameters: what each call passes
@@ -4275,6 +4453,16 @@ def _valued_returns(body: _Node) -> int:
     return count
 
 
+def _defaulted_field(operator: _Node) -> bool:
+    """Whether `operator` is the `??=` or `||=` of `owner.field ??= value`: a field given a
+    value when it has none (a singleton's `Hub.instance ??= new Hub()`), read as assigned."""
+    parent = operator.parent
+    if parent is None or parent.type != "augmented_assignment_expression":
+        return False
+    left = _unwrap(parent.child_by_field_name("left"))
+    return operator.type in {"??=", "||="} and left is not None and left.type == "member_expression"
+
+
 def _star_export(node: _Node) -> bool:
     """`export * from './x'` (not `export * as ns from './x'`)."""
     return any(c.type == "*" for c in node.children) and not any(
@@ -4285,8 +4473,10 @@ def _star_export(node: _Node) -> bool:
 def _member(value: Expr, key: str) -> Expr | None:
     if isinstance(value, LoopKey):  # `const { path } = r`, `r` an item of an imported table
         return replace(value, members=(*value.members, key)) if value.table is not None else None
-    if isinstance(value, ImportRef) and value.attr == "default":
-        return ImportRef(value.module, key, value.origin)
+    if isinstance(value, ImportRef) and value.attr in {"default", None}:
+        return ImportRef(value.module, key, value.origin)  # a namespace's too: `import()`'s
+    if isinstance(value, ImportRef) and value.attr is not None:  # `{ A } = require('m').Util`
+        return Member(value, (key,))
     if isinstance(value, Sym):
         return Sym((*value.path, key))
     if isinstance(value, Call) and isinstance(value.callee, Sym):

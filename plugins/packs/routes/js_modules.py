@@ -3,7 +3,8 @@ resolver of the JavaScript readers (the routes linker and the tables pack's link
 
 A relative specifier is a file (`.js` written for `.ts` too) or a folder (its `package.json`
 entry point, else its index file); a bare one goes through the importer's TypeScript project
-aliases (`tsconfig`/`jsconfig` `paths` and `baseUrl`), then the repository's own packages
+aliases (`tsconfig`/`jsconfig` `paths` and `baseUrl`), a `#`-led one then through the subpath
+`imports` of the importer's package, then the repository's own packages
 (npm, yarn or pnpm workspaces: the folder whose `package.json` has that name, its `exports`
 subpath, else its source as `manifests.source_entries` finds it when the entry point is build
 output the repository does not hold). A library the framework records name is never looked for.
@@ -18,8 +19,8 @@ from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from .frameworks import JAVASCRIPT
-from .manifests import MANIFEST, is_manifest, source_entries
-from .model import Items, Lit, ModuleFacts
+from .manifests import IMPORTS, MANIFEST, is_manifest, source_entries
+from .model import Items, Lit, ModuleFacts, Namespace
 from .tsconfig import CONFIG_DIR, PROJECT_CONFIGS, best_pattern, extended
 
 JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
@@ -86,11 +87,14 @@ class JsModules:
         as a file (`.js` written for `.ts` too), else as a folder (its `package.json` entry
         point, else its index file); a bare name as a package of the repository (a workspace
         whose `package.json` has that `name`), after the aliases of the importer's TypeScript
-        project (`_aliased`), then under each `NODE_PATH` folder the repository sets for itself
+        project (`_aliased`) and, `#`-led, its package's subpath imports, then under each `NODE_PATH` folder the repository sets for itself
         (`node_paths`: Node looks there after `node_modules`), never a library the records know."""
         if not specifier.startswith("."):
-            aliased = self._aliased(importer, specifier)
-            found = aliased if aliased is not None else self._package(specifier)
+            found = self._aliased(importer, specifier)
+            if found is None and specifier.startswith("#"):
+                found = self._subpath_import(importer, specifier)
+            if found is None:
+                found = self._package(specifier)
             if found is None and package_name(specifier)[0] not in KNOWN_LIBRARIES:
                 for root in self.node_paths:
                     target = posixpath.normpath(posixpath.join(root, specifier))
@@ -140,6 +144,31 @@ class JsModules:
             if found is not None:
                 return found
         return None
+
+    def _subpath_import(self, importer: str, specifier: str) -> str | None:
+        """The file a `#`-led specifier names through the `"imports"` of the nearest
+        `package.json` above the importer (its package scope), as Node resolves it: the exact
+        key, else the `*` key with the longest prefix that matches, its target's `*`s replaced
+        by what the `*` matched, relative to the manifest's folder (`./`-led targets only: a
+        target naming a package is a library)."""
+        folder = posixpath.dirname(importer)
+        while True:
+            manifest = posixpath.join(folder, MANIFEST) if folder else MANIFEST
+            if manifest in self.files:
+                break
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
+        imports = self.facts(manifest).bindings.get(IMPORTS)
+        if not isinstance(imports, Namespace):
+            return None
+        targets = {key: value.value for key, value in imports.fields if isinstance(value, Lit)}
+        matched = best_pattern(list(targets), specifier)
+        if matched is None or not targets[matched[0]].startswith("./"):
+            return None
+        written = targets[matched[0]].replace("*", matched[1])
+        target = posixpath.normpath(posixpath.join(folder, written))
+        return None if target.startswith("..") else self.path(target)
 
     def _aliased(self, importer: str, specifier: str) -> str | None:
         """The file a bare specifier names through the `paths` and `baseUrl` of the nearest

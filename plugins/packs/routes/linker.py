@@ -12,22 +12,44 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Mapping
+import sys
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple, TypeGuard
 
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
-from ..pymodules import REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
+from ..pymodules import MAX_ANCESTORS, REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
 from ..scan_document import JSONObject, at
 from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
-from . import flask_config, js_dirload, js_strings, option_routes
+from . import (
+    flask_config,
+    js_dirload,
+    js_strings,
+    library_tables,
+    next_projects,
+    nextjs,
+    option_routes,
+)
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
 from .envfiles import ENV_FILES, ROOTED, ROOTED_MAYBE, Unknown, loaded_value
 from .flask_admin import COMPUTED, AddView, AdminMake, Exposed, ViewCall, view_url
 from .flask_admin import join as blueprint_join
+from .flask_classful import (
+    METHODLESS,
+    Settings,
+    Table,
+    Value,
+    ViewClass,
+    ViewMethod,
+    ViewRegister,
+    build_rule,
+    linearized,
+    named_rule,
+    route_base,
+)
 from .frameworks import (
     BY_KEY,
     CONTROLLERS,
@@ -37,7 +59,9 @@ from .frameworks import (
     NOT_ROUTER_PACKAGES,
     PYTHON,
     READ,
+    UNREAD_PACKAGES,
 )
+from .frameworks import FLASK_CLASSFUL as LIBRARY
 from .js_modules import JsModules, package_name
 from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
@@ -56,6 +80,7 @@ from .model import (
     KOA,
     NESTJS,
     NEXTJS,
+    NODE_ENV_DEFAULTS,
     SHARED,
     STARLETTE,
     VARARGS,
@@ -102,6 +127,7 @@ from .model import (
     Pattern,
     PluginOf,
     PrefixDecl,
+    Registered,
     RouteDecl,
     RouterDecl,
     RouterRef,
@@ -114,8 +140,7 @@ from .model import (
 )
 from .nest_config_service import SERVICE_KEY
 from .nest_link import NEST_COMMON, Export, NestLink, app_root, holds
-from .nextjs import APP_METHODS
-from .option_routes import BY_LIBRARY as OPTION_ROUTES
+from .option_routes import BY_LIBRARY
 from .paths import (
     brace_path,
     flask_path,
@@ -131,6 +156,9 @@ from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
 # `Choice` tests on a string the configuration or the scan gives (`_compared`)
 _COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
+# the records of routes a library serves of its own: those its options fix (`option_routes`)
+# and those of a fixed table under a base the project chooses (`library_tables`)
+OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
@@ -423,6 +451,7 @@ class LinkMemo:
     def __init__(self) -> None:
         self.calls: dict[int, tuple[str, ModuleFacts, list[tuple[str | None, Invocation]]]] = {}
         self.index: tuple[tuple[object, ...], _Index] | None = None
+        self.next_files = next_projects.PlacedMemo()  # each Next.js route file's placed facts
 
     def spelled(self, file: str, facts: ModuleFacts) -> list[tuple[str | None, Invocation]] | None:
         kept = self.calls.get(id(facts))
@@ -438,6 +467,7 @@ class LinkMemo:
         linked = {id(facts) for facts in modules.values()}
         for gone in [key for key in self.calls if key not in linked]:
             del self.calls[gone]
+        self.next_files.only(linked)
 
 
 def resolve_routes_and_asked(
@@ -485,7 +515,11 @@ class _RouteResolver:
         self.glob_steps = js_dirload.GLOB_STEPS
         self.sorted_files: list[str] | None = None
         self.touched: set[str] = set()
-        self.modules = self._loaded(modules)
+        self.next_configs = next_projects.configs(self.files)  # each Next.js project's folder
+        placed, self.next_gaps = next_projects.placed(
+            modules, self.next_configs, self.memo.next_files
+        )
+        self.modules = self._loaded(placed)
         self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
@@ -539,6 +573,8 @@ class _RouteResolver:
         self.judging: set[tuple[str, Expr]] = set()
         # (code, file, line, detail) -> the further places it concerns
         self.unresolved: dict[tuple[str, str, int, str], list[JSONObject]] = {}
+        for file, line, detail in self.next_gaps:  # a Next.js config's `pageExtensions` unread
+            self._unresolved(UNRESOLVED_ROUTE, file, line, detail)
         self.admin_read = False  # Flask-Admin's admins were read (`_flask_admin`)
         # what Flask's `current_app` stands for (`_current_app`), and the finding its routes
         # carry when several apps may be it
@@ -1331,6 +1367,8 @@ class _RouteResolver:
         for path, facts in self.modules.items():
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
+            self._library_values(path, facts)
+            self._class_views(path, facts)
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1672,15 +1710,339 @@ class _RouteResolver:
             self._admin_walk(self.evaluate(entity.file, base), library, exposed, defined,
                              depth + 1)  # fmt: skip
 
+    # -- Flask-Classful's views (`flask_classful`) ---------------------------------------------
+
+    def _class_views(self, path: str, facts: ModuleFacts) -> None:
+        """Each `View.register(app, ...)` of a class below Flask-Classful's `FlaskView`: the
+        routes the library makes of the class's members, each on the app or blueprint as its
+        `add_url_rule` there is (a blueprint's prefix, a wrapper's callers and an `if` around
+        the call apply as to any route). A class of another library registered so on a Flask
+        app or blueprint is named (`UNREAD_FRAMEWORK`), never silence."""
+        for register in facts.view_registers:
+            view = self.evaluate(path, register.view)
+            if isinstance(view, _Scoped) and isinstance(view.value, Namespace) and view.value.view:
+                self._register_view(path, register, view)
+            else:
+                self._unknown_view(path, register, view)
+
+    def _register_view(self, path: str, register: ViewRegister, view: _Scoped) -> None:
+        assert isinstance(view.value, Namespace) and view.value.view is not None
+        own = view.value.view
+        order = self._view_order(view)
+        if order is not None and not any(_library_view(base) for base in order):
+            self._unread_view_library(path, register, own.name, order)
+            return
+        settings = self._view_reading(path, register, order)
+        if isinstance(settings, str):
+            self._unresolved(UNRESOLVED_ROUTE, path, register.line,
+                             f"the Flask-Classful view `{own.name}` is registered here, but "
+                             f"{settings}: its routes are not listed")  # fmt: skip
+        elif not isinstance(register.target, Param) and not self._owners(path, register.target):
+            self._unresolved(UNRESOLVED_ROUTER, path, register.line,
+                             f"the Flask-Classful view `{own.name}` is registered here on "
+                             f"`{describe(register.target)}`, which is no Flask app or blueprint "
+                             "the scanned files show: its routes are not listed")  # fmt: skip
+        else:
+            assert order is not None
+            for route in self._view_routes(path, register, view, order, settings):
+                self._attach_route(path, route)
+
+    def _view_reading(
+        self, path: str, register: ViewRegister, order: list[_Scoped | _External | str] | None
+    ) -> Settings | str:
+        """The settings `register` builds the view's rules with; what keeps them from being
+        read, said as a finding's reason: bases past `MAX_ANCESTORS` (or in no order Python
+        accepts), options spread from a value, a `register` of the project's that does not
+        hand its app on to the library's (its own keywords are read: `super().register(app,
+        route_prefix='/x', **kwargs)`)."""
+        if order is None:
+            return f"its bases are more than {MAX_ANCESTORS} classes, or in no order Python accepts"
+        if register.unread:
+            return register.unread
+        options = dict(register.options)
+        override = next(((f, c.register) for f, c in _view_classes(order) if c.register), None)
+        if override is not None and not override[1].passes_on:
+            return (f"the `register` of its class at {override[0]}:{override[1].line} overrides "
+                    "the library's in a way not read (it does not hand its app on to "
+                    "`super().register(app, *args, **kwargs)`)")  # fmt: skip
+        if override is not None:
+            options.update((k, v) for k, v in override[1].keywords if k not in options)
+        return self._view_settings(path, register, order, options)
+
+    def _view_order(self, view: _Scoped) -> list[_Scoped | _External | str] | None:
+        """The view class's method resolution order (C3, as Python makes it): the project's
+        classes, the libraries' (`_External`) and, as their text, bases the scanned files do
+        not show; `object`, `abc.ABC` and `typing.Generic` add nothing and are left out."""
+        entities: dict[Hashable, _Scoped | _External | str] = {}
+
+        def key(entity: _Scoped | _External | str) -> Hashable:
+            found = (entity.file, id(entity.value)) if isinstance(entity, _Scoped) else entity
+            entities.setdefault(found, entity)
+            return found
+
+        def bases(at: Hashable) -> list[Hashable]:
+            entity = entities[at]
+            if not isinstance(entity, _Scoped) or not isinstance(entity.value, Namespace):
+                return []
+            found: list[Hashable] = []
+            for base in entity.value.bases:
+                inherited = self.evaluate(entity.file, base)
+                if isinstance(inherited, _Scoped) and isinstance(inherited.value, Namespace):
+                    found.append(key(inherited))
+                elif isinstance(inherited, _External):
+                    if ".".join((inherited.module, *inherited.path)) not in METHODLESS:
+                        found.append(key(inherited))
+                elif inherited is not None or describe(base) != "object":
+                    found.append(key(describe(base)))
+            return found
+
+        order = linearized(key(view), bases, MAX_ANCESTORS)
+        return [entities[k] for k in order] if order is not None else None
+
+    def _view_settings(
+        self,
+        path: str,
+        register: ViewRegister,
+        order: list[_Scoped | _External | str],
+        options: dict[str, Value],
+    ) -> Settings | str:
+        """What `register` reads: its own keywords over the class attributes (the nearest
+        class assigning each); what cannot be read, said as a finding's reason."""
+        written: dict[str, tuple[str, Value, int]] = {}
+        for file, cls in _view_classes(order):
+            for name, value, line in cls.settings:
+                written.setdefault(name, (file, value, line))
+        texts: dict[str, str | None] = {}
+        for name in ("route_base", "route_prefix"):
+            given = options.get(name)
+            text = self._setting_text(path, given) if given is not None else None
+            if given is not None and text is None:
+                return f"its `{name}` given to `register` is computed out of sight"
+            if text:  # `register` overrides the class's only with a truthy one
+                texts[name] = text
+                continue
+            file, value, line = written.get(name, (path, None, 0))
+            texts[name] = self._setting_text(file, value) if value is not None else None
+            if value is not None and texts[name] is None:
+                return f"its `{name}` ({file}:{line}) is computed out of sight"
+        flags: dict[str, bool] = {}
+        for name, default in (("trailing_slash", True), ("method_dashified", False),
+                              ("inspect_args", True)):  # fmt: skip
+            given = options.get(name)
+            file, value, line = written.get(name, (path, default, 0))
+            chosen = given if given is not None else value
+            if not isinstance(chosen, bool):
+                return f"its `{name}` ({file}:{line or register.line}) is computed out of sight"
+            flags[name] = chosen
+        lists: dict[str, tuple[str, ...]] = {}
+        for name in ("excluded_methods", "default_methods", "base_args"):
+            file, value, line = written.get(name, (path, None, 0))
+            if value is None:
+                continue
+            if not isinstance(value, tuple):
+                return f"its `{name}` ({file}:{line}) is computed out of sight"
+            lists[name] = value
+        special: dict[str, tuple[str, ...]] | None = None
+        if "special_methods" in written:
+            file, value, line = written["special_methods"]
+            if not isinstance(value, Table):
+                return f"its `special_methods` ({file}:{line}) is computed out of sight"
+            special = dict(value.entries)
+        return Settings(
+            texts["route_base"],
+            texts["route_prefix"],
+            flags["trailing_slash"],
+            flags["method_dashified"],
+            flags["inspect_args"],
+            frozenset(lists.get("excluded_methods", ())),
+            tuple(m.upper() for m in lists.get("default_methods", LIBRARY.default_methods)),
+            lists.get("base_args", ()),
+            special,
+        )
+
+    def _setting_text(self, path: str, value: Value) -> str | None:
+        """A `route_base`/`route_prefix` setting as a string; None when it is not known."""
+        if isinstance(value, bool | tuple | Table) or value is None:
+            return None
+        return self._string(path, value)
+
+    def _view_routes(
+        self,
+        path: str,
+        register: ViewRegister,
+        view: _Scoped,
+        order: list[_Scoped | _External | str],
+        settings: Settings,
+    ) -> list[RouteDecl]:
+        """A route per rule the library makes of the view's members, placed at the method
+        when the view's own class defines it, else at the view's class (the member's class
+        named in its handler); what cannot be read is a finding where it is written."""
+        assert isinstance(view.value, Namespace) and view.value.view is not None
+        own = view.value.view
+        members: dict[str, tuple[str, ViewMethod, ViewClass] | None] = {}
+        for file, cls in _view_classes(order):  # the nearest binding of each name
+            for member in cls.members:
+                members.setdefault(member.name, (file, member, cls))
+            for name in cls.hidden:
+                members.setdefault(name, None)
+        for base in order:
+            if isinstance(base, str) or (isinstance(base, _External) and not _library_view(base)):
+                shown = base if isinstance(base, str) else ".".join((base.module, *base.path))
+                self._unresolved(UNRESOLVED_ROUTE, path, register.line, (
+                    f"the view `{own.name}` registered here has the base `{shown}`, which the "
+                    "scanned files do not show: the routes its methods may add are not listed"))  # fmt: skip
+        left_out = set(LIBRARY.members) | settings.excluded | self._base_class_names(path, register)
+        base, base_args = route_base(settings, own.name)
+        ignored = frozenset(("self", *settings.base_args, *base_args))
+        special = settings.special if settings.special is not None else LIBRARY.special
+        hooks = self._view_hooks(order)
+        before = hooks.get("before_request", ())
+        for file, cls in _view_classes(order):  # the nearest `decorators = [...]`: every route's
+            if cls.decorators is not None:
+                before = (*(Bound(file, g) for g in cls.decorators.guards), *before)
+                break
+        routes: list[RouteDecl] = []
+        for name in sorted(members):
+            found = members[name]
+            if found is None or name in left_out:
+                continue
+            file, member, cls = found
+            own_guards = tuple(Bound(file, g) for g in member.auth.guards)
+            guards = (*before, *hooks.get(f"before_{name}", ()), *own_guards)
+            mine = cls is own
+            handler = f"{own.name}.{name}" if mine else f"{own.name}({cls.name}.{name})"
+            place = (file, member.line) if mine else (view.file, own.line)
+            for rule, methods in self._member_rules(file, member, settings, base, ignored,
+                                                    special):  # fmt: skip
+                routes.append(RouteDecl(register.target, Lit(rule), methods, register.line,
+                                        handler, auth=Auth(guards), called_at=place,
+                                        only_if=register.only_if))  # fmt: skip
+        return routes
+
+    def _view_hooks(self, order: list[_Scoped | _External | str]) -> dict[str, tuple[Expr, ...]]:
+        """What each of the view's `before_request` and `before_<name>` methods (the nearest
+        of each name), which the library runs before a method, puts before it: a guard where
+        its body turns anonymous callers away, not known where it answers 401/403 to some
+        requests only (as a Flask `before_request` hook is judged), and its own decorators."""
+        hooks: dict[str, tuple[Expr, ...]] = {}
+        for base in order:
+            if not (isinstance(base, _Scoped) and isinstance(base.value, Namespace)):
+                continue
+            for name, function in base.value.fields:
+                if not name.startswith("before_") or not isinstance(function, Function):
+                    continue
+                guards: list[Expr] = [Bound(base.file, g) for g in function.auth.guards]
+                if function.evidence:
+                    guards.append(Evidence(name) if function.checks_user else Opaque())
+                hooks.setdefault(name, tuple(guards))
+        return hooks
+
+    def _member_rules(
+        self,
+        file: str,
+        member: ViewMethod,
+        settings: Settings,
+        base: str,
+        ignored: frozenset[str],
+        special: Mapping[str, tuple[str, ...]],
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """(rule, methods) of one routed member, `@route` rules first (the library's only:
+        another's `route` decorator is none), else the rule its name gives."""
+        found: list[tuple[str, tuple[str, ...]]] = []
+        for rule in member.rules:
+            if not _library_member(self.evaluate(file, rule.callee), LIBRARY.route):
+                continue
+            text = self._string(file, rule.rule) if rule.rule is not None else None
+            if text is None or rule.methods is None:
+                what = "rule" if text is None else "methods"
+                self._unresolved(UNRESOLVED_ROUTE, file, rule.line,
+                                 f"the {what} of this Flask-Classful `@route` on `{member.name}` "
+                                 "is computed out of sight: it is not listed")  # fmt: skip
+                continue
+            found.append((build_rule(settings.route_prefix, base, text), rule.methods or ("GET",)))
+        if found or any(_library_member(self.evaluate(file, r.callee), LIBRARY.route)
+                        for r in member.rules):  # fmt: skip
+            return found
+        if settings.inspect_args and member.params[:1] != ("self",):
+            self._unresolved(UNRESOLVED_ROUTE, file, member.line, (
+                f"Flask-Classful's `register` raises on `{member.name}` (its first parameter is "
+                "not `self`, so the library cannot read its arguments): it is not listed"))  # fmt: skip
+            return found
+        if member.name in special:
+            named = named_rule(member, settings, base, ignored, special=True)
+            return [(named, tuple(m.upper() for m in special[member.name]))]
+        marked = [m for c, m in member.marks
+                  if _library_member(self.evaluate(file, c), LIBRARY.method)]  # fmt: skip
+        if None in marked:
+            self._unresolved(UNRESOLVED_ROUTE, file, member.line,
+                             f"the method given to Flask-Classful's `@method` on `{member.name}` "
+                             "is computed out of sight: it is not listed")  # fmt: skip
+            return found
+        methods = tuple(str(m) for m in marked) or settings.default_methods
+        return [(named_rule(member, settings, base, ignored, special=False), methods)]
+
+    def _base_class_names(self, path: str, register: ViewRegister) -> set[str]:
+        """The names `register(base_class=B)` leaves out besides `FlaskView`'s: every member
+        the class `B` holds, its own or its bases'."""
+        given = dict(register.options).get("base_class")
+        if given is None or isinstance(given, bool | tuple | Table):
+            return set()
+        cls = self.evaluate(path, given)
+        if not (isinstance(cls, _Scoped) and isinstance(cls.value, Namespace)):
+            return set()
+        order = self._view_order(cls) or []
+        return {
+            n for _, c in _view_classes(order) for n in (*(m.name for m in c.members), *c.hidden)
+        }
+
+    def _unknown_view(self, path: str, register: ViewRegister, view: _Entity | None) -> None:
+        """A `register` call on what is no class of the project's: when it is given a Flask
+        app or blueprint, a library's object (named: `UNREAD_FRAMEWORK`) or one the scanned
+        files do not show (`UNRESOLVED_ROUTE`: a view class's routes may be missing)."""
+        module = view.module.split(".")[0] if isinstance(view, _External) else ""
+        if (view is not None and not module) or module in sys.stdlib_module_names:
+            return  # the project's own object (read as code), `atexit.register(...)`
+        if not any(n.decl.framework == FLASK for n in self._owners(path, register.target)):
+            return
+        if module:
+            detail = (f"`{describe(register.view)}.register(...)` of the library `{module}` is "
+                      "given a Flask app or blueprint here: pack-http-routes does not read "
+                      f"{module}, so the routes it may register are not listed")  # fmt: skip
+            self._unresolved(UNREAD_FRAMEWORK, path, register.line, detail)
+        elif view is None:
+            detail = (f"`{describe(register.view)}.register(...)` is given a Flask app or "
+                      f"blueprint here, and `{describe(register.view)}` is nothing the scanned "
+                      "files show: the routes a view class registered so serves are not listed")  # fmt: skip
+            self._unresolved(UNRESOLVED_ROUTE, path, register.line, detail)
+
+    def _unread_view_library(
+        self, path: str, register: ViewRegister, named: str, order: list[_Scoped | _External | str]
+    ) -> None:
+        """A class of the project's below another library's classes, registered on a Flask app
+        or blueprint (`Flask-Classy`'s `FlaskView`, a look-alike): named, its routes not read."""
+        libraries = [b for b in order if isinstance(b, _External)]
+        if not libraries:
+            return
+        if not any(n.decl.framework == FLASK for n in self._owners(path, register.target)):
+            return
+        shown = ", ".join(dict.fromkeys(".".join((b.module, *b.path)) for b in libraries))
+        detail = (f"the view class `{named}` (below {shown}) is registered on a Flask app or "
+                  f"blueprint here: pack-http-routes does not read "
+                  f"{libraries[0].module.split('.')[0]}, so the routes it serves are not listed")  # fmt: skip
+        self._unresolved(UNREAD_FRAMEWORK, path, register.line, detail)
+
     def _unread(self, found: list[FoundRoute]) -> None:
         """Never an empty document that says nothing: a framework the pack does not read is
         named where it is used; an app or router of one it reads, when no route is listed at
         all, is named where it is created (its routes are registered in ways not followed)."""
         places: dict[str, list[JSONObject]] = {}
+        listed = {route.library for route in found if route.library}  # `library_tables`' too
         for path, facts in self.modules.items():
             for framework, line in facts.unread:
                 if framework == FLASK_ADMIN.name and self.admin_read:  # `_flask_admin` named it
                     continue
+                if UNREAD_PACKAGES.get(framework, frozenset({""})) <= listed:
+                    continue  # a library whose routes its record lists: said there
                 places.setdefault(framework, []).append({"path": path, "line": line})
         for framework, where in sorted(places.items()):
             code, detail = UNRESOLVED_ROUTE, _generated(framework)
@@ -2056,13 +2418,17 @@ class _RouteResolver:
             )
             self._unresolved(UNRESOLVED_ROUTE, file, call.line, detail)
 
-    def _attach_table(self, path: str, route: RouteDecl, *, joined: bool = True) -> None:
+    def _attach_table(
+        self, path: str, route: RouteDecl, *, joined: bool = True, passed: bool = True
+    ) -> None:
         """`server.route(endpoints)`: each route of the table the argument names (`_route_table`,
         in this file or another) on the call's router, its path read where the entry is
         written and the route placed there; a table not found is one route of this call whose
         path is not known (an `UNRESOLVED_ROUTE` here, never silence). A table joined from
         parts (`login(server).concat([logout(), key(opts)])`) is read part by part
         (`_table_parts`): a part not read is that finding, the others are listed."""
+        if passed and self._attach_passed_table(path, route):
+            return
         parts = self._table_parts(path, route.path, [0]) if joined else []
         if len(parts) > 1:
             for file, part in parts:
@@ -2099,6 +2465,29 @@ class _RouteResolver:
         if listed and self._option_routes(path, route, listed):
             return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _attach_passed_table(self, path: str, route: RouteDecl) -> bool:
+        """`server.route(options.routes)` in a plugin's register function: the table each call
+        reaching the function passes (hapi's `{ plugin, options: { routes: [...] } }`), bound
+        with the router the same call passes, so each registration's routes are on its own
+        router only; False where the table holds no parameter or no scanned call passes one
+        (then it is read as any table: not found, a finding here). Only a parameter or its
+        member: a table a call computes from one (`build(server)`) is read as it is written."""
+        given = route.path.base if isinstance(route.path, Member) else route.path
+        site = given.function if isinstance(given, Param) else None
+        chains = self._chains(path, site) if site is not None else []
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return True
+            bound = self._through(route.path, path, site or "", chain)
+            owner = self._through_some(route.owner, path, site or "", chain)
+            given_at = (chain[0][0], chain[0][1].line)  # the call giving the table: a finding's
+            self._attach_table(
+                path, replace(route, path=bound, owner=owner, via=given_at), passed=False
+            )
+        return bool(chains)
 
     def _table_parts(self, path: str, expr: Expr, count: list[int]) -> list[tuple[str, Expr]]:
         """The parts of a route table that is a list joined from others (`a.concat(b, [c()])`,
@@ -2487,6 +2876,20 @@ class _RouteResolver:
         self.listings[listing] = found
         return found
 
+    def _loaded_files(self, path: str) -> list[str]:
+        """The walked scripts the globs a module loads by computed specifiers match, joined
+        to a folder the scan does not know (`ModuleFacts.loaded_globs`: a file-system
+        router's `'**/route.js'`), in path order, at most `_MAX_KEYS`: what a route it
+        computes from their names is read from."""
+        globs = () if path.endswith(".py") else self._facts(path).loaded_globs
+        if not globs:
+            return []
+        if self.sorted_files is None:
+            self.sorted_files = sorted(self.files)
+        tails = [js_dirload.glob_tail(g) for g in globs]
+        found = [f for f in self.sorted_files if any(t.search(f) for t in tails)]
+        return found[:_MAX_KEYS]
+
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
@@ -2671,6 +3074,66 @@ class _RouteResolver:
                     "they register are not listed",
                 )
 
+    def _library_values(self, path: str, facts: ModuleFacts) -> None:
+        """The values the file's register calls run as plugins (`Registered`) that are a
+        library's value a record names (`library_tables`: `@mojaloop/central-services-
+        metrics`' `plugin`, an adapter's `registerPlugin()` made in another module): the
+        record's routes on the register's child router, its options out of sight. A value
+        given by the callers of the function the call is written in is each value a chain of
+        calls passes (an item of a list of plugins too), placed where the outermost call is;
+        one no scanned chain of calls shows is an `UNRESOLVED_ROUTER` at the register call
+        (the project's own plugins among them are read where they are written)."""
+        for registered in facts.registered:
+            node = self._owner(path, registered.router)
+            if node is None:
+                continue
+            site = _param_site(registered.plugin)
+            if site is None:
+                self._library_value(path, node, registered, registered.plugin, None)
+                continue
+            chains = self._chains(path, site)
+            seen = bool(chains)
+            for chain in chains:
+                place = (chain[-1][0], chain[-1][1].line)
+                bound = self._through(registered.plugin, path, site, chain)
+                seen = self._library_value(path, node, registered, bound, place) and seen
+            if not seen and self._owners(path, registered.owner):  # a router's register
+                detail = (
+                    f"the plugin registered here is `{describe(registered.plugin)}`, what the "
+                    "callers of the function it is written in pass, which the scanned calls do "
+                    "not show: routes a library's plugin among it serves are not listed"
+                )
+                self._unresolved(UNRESOLVED_ROUTER, path, registered.line, detail)
+
+    def _library_value(
+        self,
+        path: str,
+        node: _Node,
+        registered: Registered,
+        value: Expr,
+        place: tuple[str, int] | None,
+    ) -> bool:
+        """`_library_values` for one value (a list: each item) a register call runs; whether
+        the scan shows what it is (each item of a list)."""
+        entity = self._settled(self.evaluate(path, value))
+        items = self._listed(entity)
+        shown = entity is not None
+        for file, item in items if items is not None else [(path, None)]:
+            one = entity if item is None else self._settled(self.evaluate(file, item))
+            shown = shown and one is not None
+            if not isinstance(one, _External):
+                continue
+            record = library_tables.by_value(one.module, one.path)
+            if record is None or record.framework != node.decl.framework:
+                continue
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                registered.router, Opaque(), None, registered.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown, called_at=place,
+            )  # fmt: skip
+            node.routes.append((path, routes))
+        return shown
+
     def _plugin(self, path: str, expr: PluginOf) -> _Entity | None:
         """A registered plugin that a call of `expr.factory` makes: the function it returns
         when the factory is a project function that returns one (its `plugin`); `_OneOf` of
@@ -2720,6 +3183,8 @@ class _RouteResolver:
         callee = self.evaluate(path, expr.callee)
         if callee is None and path.endswith(".py"):
             return self._class_view(path, callee_expr)
+        if callee is None:  # `scoped(['admin'])(route)`, a name bound to such a call
+            callee = self._made(path, callee_expr, 0)
         if callee is None:
             return None
         if isinstance(callee, _External) and not expr.keywords and None not in expr.args:
@@ -2735,6 +3200,41 @@ class _RouteResolver:
             returns = _subst(function.returns, callee.file, callee.file, function.site, call, path)
             return self.evaluate(callee.file, returns)
         return self._member(callee, CALL)
+
+    def _made(self, path: str, expr: Expr, depth: int) -> _Scoped | None:
+        """The function a call of a JavaScript function of the project's returns, its body's
+        reads of the outer parameters bound to the call's arguments: `scoped(['admin'])` of
+        `scoped = (scope) => (route) => ({ ...route, options: { scope } })`, written as a call
+        or named (`const adminOnly = scoped([...])`, here or exported by another module: a
+        binding that drops the arguments leaves them unbound). Only a call of the value reads
+        it so (`_apply`): a middleware factory given to `use()` is judged as it is written.
+        None for anything else."""
+        if depth > _MAX_DEPTH:
+            return None
+        if type(expr) is Sym and len(expr.path) == 1:  # a name: what it is bound to
+            bound = self._facts(path).bindings.get(expr.path[0])
+            return self._made(path, bound, depth + 1) if bound is not None else None
+        if isinstance(expr, ImportRef) and expr.attr is not None:
+            target = self._js_file(expr.origin or path, expr.module)
+            exported = self._facts(target).exports.get(expr.attr) if target else None
+            if target is None or exported is None:
+                return None
+            return self._made(target, exported, depth + 1)
+        if isinstance(expr, Apply) and not expr.keywords:
+            factory, args = expr.callee, expr.args
+        elif type(expr) is Sym and len(expr.path) > 1 and expr.path[-1] == CALL:
+            factory, args = Sym(expr.path[:-1]), ()
+        else:
+            return None
+        called = self.evaluate(path, factory)
+        if not (isinstance(called, _Scoped) and isinstance(called.value, Function)):
+            return None
+        outer, inner = called.value, called.value.plugin
+        if outer.returns is not None or not isinstance(inner, Function) or inner.returns is None:
+            return None
+        call = Invocation(factory, args, ())
+        returns = _subst(inner.returns, called.file, called.file, outer.site, call, path)
+        return _Scoped(called.file, replace(inner, returns=returns))
 
     def _class_view(self, path: str, callee: Expr) -> _Entity | None:
         """`Lock.as_view("lock")` (Flask's `View`, flask-restful's `Resource`), the class not
@@ -3267,12 +3767,17 @@ class _RouteResolver:
                 prefix_expr = Lit(prefix) if not first.assumed else args[0][0]
                 args.pop(0)
             elif not isinstance(first, _Router | _Scoped | _External) and any(
-                isinstance(self.evaluate(path, e), _Router) for e, _ in args[1:] if e is not None
+                isinstance(v := self.evaluate(path, e), _Router)
+                or (isinstance(v, _External) and library_tables.by_value(v.module, v.path))
+                for e, _ in args[1:]
+                if e is not None
             ):
                 prefix_expr = args.pop(0)[0] or Opaque()
         guards: list[Expr] = []
-        for expr, auth in args:
+        for index, (expr, auth) in enumerate(args):
             child = self.evaluate(path, expr) if expr is not None else None
+            if isinstance(child, _External) and expr is not None:
+                child = self._library_router(node, path, use, index, child) or child
             if isinstance(child, _Router) and expr is not None:
                 mount = MountDecl(
                     use.owner, expr, prefix_expr, use.line, Auth(tuple(guards)),
@@ -3301,6 +3806,29 @@ class _RouteResolver:
             if verdict != NONE:
                 guards += auth.guards
                 node.guards.append((path, use.line, prefix or "", verdict))
+
+    def _library_router(
+        self, node: _Node, path: str, use: UseDecl, index: int, value: _External
+    ) -> _Router | None:
+        """A library's router a record names (`library_tables`), given to `use()` where the
+        scan shows only the package's value (an adapter made in another module:
+        `app.use('/queues', board.getRouter())`): a router of the record's framework made
+        here, serving its table (its options out of sight; a value that mounts itself, under
+        a base not known). None for any other value."""
+        record = library_tables.by_value(value.module, value.path)
+        if record is None or record.framework != node.decl.framework:
+            return None
+        key = (path, f"{use.line}:{index}:{record.key}")
+        if key not in self.nodes:
+            prefix = Opaque() if record.base == "own" else None
+            self.nodes[key] = _Node(path, RouterDecl(key[1], record.framework, use.line, prefix))
+            unknown = tuple((name, Opaque()) for name, _ in record.options)
+            routes = RouteDecl(
+                RouterRef(key[1]), Opaque(), None, use.line, methods_unknown=True,
+                generated_by=record.key, documented=unknown,
+            )  # fmt: skip
+            self.nodes[key].routes.append((path, routes))
+        return _Router(key)
 
     def _attach_list(self, path: str, routes: Expr, key: tuple[str, str], depth: int) -> None:
         entity = self.evaluate(path, routes)
@@ -3767,9 +4295,11 @@ class _RouteResolver:
             elif not route.generated_by:
                 detail += " out of sight: it is not listed"
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            places = self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)]
             if route.via is not None:  # where the user's call is written
-                place = {"path": route.via[0], "line": route.via[1]}
-                self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)].append(place)
+                places.append({"path": route.via[0], "line": route.via[1]})
+            if declared is None:  # a file-system router's: the files its globs would load
+                places += ({"path": f, "line": 1} for f in self._loaded_files(path))
             return
         if (has_regex(declared) or has_regex(base)) and (
             off := _regex_not_routed(node.decl.framework, declared, base)
@@ -3857,16 +4387,20 @@ class _RouteResolver:
         gaps: tuple[Gap, ...],
         assumed: tuple[str, ...],
     ) -> None:
-        """The routes a documentation plugin serves (`option_routes`), from its options as
-        the register call gives them and the versions the `package.json` nearest `path`
-        declares: each listed at the call with `attrs.library`, as a route written there
-        would be; what an option out of sight or the versions leave open, a finding there."""
+        """The routes a documentation plugin serves (`option_routes`), or a library's fixed
+        table (`library_tables`), from its options as the register call gives them and the
+        versions the `package.json` nearest `path` declares: each listed at the call with
+        `attrs.library`, as a route written there would be; what an option out of sight, the
+        versions, or versions outside those the record was read from leave open, a finding
+        there."""
         record = OPTION_ROUTES[route.generated_by]
         options: dict[str, str | bool | None] = {}
         for name, value in route.documented or ():
             options[name] = value if isinstance(value, bool) else self._string(path, value)
-        admitted = option_routes.eras(record, self._declared_range(path, record.library))
+        admits = self._declared_range(path, record.library)
+        admitted, outside = option_routes.unread(record, admits)
         listed, left = option_routes.served(record, options, admitted)
+        left = "; ".join(reason for reason in (outside, left) if reason)
         for method, served in listed:
             one = replace(
                 route, path=Lit(served), methods=(method,), methods_unknown=False,
@@ -3875,7 +4409,7 @@ class _RouteResolver:
             self._found(found, node, path, one, base, auth, gaps, assumed)
         if left:
             detail = f"`{record.library}` is configured here: {left}: those routes are not listed"
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+            self._unresolved(UNRESOLVED_ROUTE, *(route.called_at or (path, route.line)), detail)
 
     def _every_methods(self, path: str, place: tuple[str, int], framework: str) -> tuple[str, ...]:
         """The methods an `all` route of `path` registers: those of the framework's record
@@ -3953,39 +4487,60 @@ class _RouteResolver:
         self, path: str, condition: Condition, configured: bool = True
     ) -> tuple[bool | None, tuple[str, ...]]:
         """Whether `condition` holds under the configuration's defaults (None: not known) and
-        the defaults it was read with. A test reading no configuration is not known (unless
-        not `configured`: then a value the scanned files fix decides too); `a && b` is false
-        when one side is false though the other is not known, `a || b` true when one side is
-        true, as JavaScript evaluates them."""
+        the defaults it was read with: true where it holds under one of them (`NODE_ENV` unset,
+        or `production`), read in each such world whole, so `!isProd && x` and its `else` are
+        each run in one. A test reading no configuration is not known (unless not
+        `configured`: then a value the scanned files fix decides too)."""
+        worlds = self._worlds(path, condition, configured)
+        if worlds is None:
+            return None, ()
+        run = [a for holds, a in worlds.values() if holds]
+        if not run and any(holds is None for holds, _ in worlds.values()):
+            return None, ()
+        deciding = run[:1] if run else [a for _, a in worlds.values()]
+        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+
+    def _worlds(
+        self, path: str, condition: Condition, configured: bool
+    ) -> dict[str, tuple[bool | None, tuple[str, ...]]] | None:
+        """Whether `condition` holds in each world of the defaults its readings name (a
+        `NODE_ENV_DEFAULTS` default, or "" for a reading that names none, which holds in every
+        world), with the defaults read; None when not known in any. `a && b` is false when one
+        side is false though the other is not known, `a || b` true when one side is true, as
+        JavaScript evaluates them, world by world."""
         if condition.op:
-            sides = [self._holds(path, part, configured) for part in condition.parts]
-            known = [(h, a) for h, a in sides if h is not None]
+            sides = [self._worlds(path, part, configured) for part in condition.parts]
+            named = {w for side in sides if side is not None for w in side if w}
             decisive = condition.op != "&&"  # the value that settles the whole (`||`: true)
-            settled = [a for h, a in known if h == decisive]
-            if settled:
-                value: bool | None = decisive
-                assumed = settled[0]
-            elif len(known) == len(sides):
-                value = not decisive
-                assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
-            else:
-                return None, ()
-            return value != condition.negate, assumed
+            combined: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+            for world in sorted(named) or [""]:
+                known = [_in_world(side, world) for side in sides]
+                settled = [a for h, a in known if h == decisive]
+                if settled:
+                    combined[world] = (decisive != condition.negate, settled[0])
+                elif all(h is not None for h, _ in known):
+                    assumed = tuple(dict.fromkeys(x for _, a in known for x in a))
+                    combined[world] = ((not decisive) != condition.negate, assumed)
+                else:
+                    combined[world] = (None, ())
+            return combined if any(h is not None for h, _ in combined.values()) else None
         other: str | None = None
         if condition.equals is not None:
             other = self._string(path, condition.equals)
             if other is None:
-                return None, ()
+                return None
         readings = self._readings(path, condition.test)
         if readings is None or any(configured and not a for _, a in readings):
-            return None, ()
-        runs = [
-            (((value == other) if condition.equals is not None else bool(value)), assumed)
-            for value, assumed in readings
-        ]
-        run = [a for holds, a in runs if holds != condition.negate]
-        deciding = run[:1] if run else [a for _, a in runs]
-        return bool(run), tuple(dict.fromkeys(x for a in deciding for x in a))
+            return None
+        worlds: dict[str, tuple[bool | None, tuple[str, ...]]] = {}
+        for value, assumed in readings:  # several in one world: true where one of them is
+            holds = ((value == other) if condition.equals is not None else bool(value)) != (
+                condition.negate
+            )
+            world = next((a for a in assumed if a in _NODE_ENV_WORLDS), "")
+            if world not in worlds or (holds and not worlds[world][0]):
+                worlds[world] = (holds, assumed)
+        return worlds
 
     def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
         """The strings `expr` is under the configuration's defaults, each with the defaults it
@@ -4063,7 +4618,7 @@ class _RouteResolver:
             facts = self._facts(target)
             names.update(facts.exports)
             pending += ((target, more) for more in facts.star_exports)
-        return tuple(m for m in APP_METHODS if m in names)
+        return tuple(m for m in nextjs.APP_METHODS if m in names)
 
     def _view_methods(self, entity: _Scoped, verbs: Mapping[str, object]) -> tuple[str, ...] | None:
         """The methods Flask serves a view class at when `add_url_rule` names none (the view
@@ -4144,6 +4699,8 @@ class _RouteResolver:
         serves it; one that is computed, or two that differ, or an exclude list not read, is a
         gap (the route is listed without the prefix, or under it)."""
         declared = self._declared_prefixes(framework, file)
+        if not declared:  # none serves this file's routes (another Next.js project's)
+            return join_prefix(version, full) if version else full, gaps
         key = (framework, "|".join(f"{path}:{g.line}" for path, g in declared))
         if key not in self.globals:
             self.globals[key] = self._global_prefix(declared)
@@ -4166,13 +4723,17 @@ class _RouteResolver:
     def _declared_prefixes(self, framework: str, file: str) -> list[tuple[str, GlobalPrefix]]:
         """The global prefixes of `framework` that serve the routes of `file`: all, unless
         they differ, as in a repository of several apps (each `main.ts` its own); then those
-        of the app whose folder (the one above its `src/`) holds `file` most closely."""
+        of the app whose folder (the one above its `src/`) holds `file` most closely. A Next.js
+        `basePath` serves the routes of its config's project only (`nextjs.project_of`)."""
         declared = [
             (path, g)
             for path, facts in self.modules.items()
             for g in facts.global_prefixes
             if g.framework == framework
         ]
+        if framework == NEXTJS:  # a config's `basePath` serves its own project's routes only
+            project = nextjs.project_of(file, self.next_configs)
+            return [(path, g) for path, g in declared if posixpath.dirname(path) == project]
         if len({self._string(path, g.prefix) for path, g in declared}) < 2:
             return declared
         rooted = [(app_root(path), path, g) for path, g in declared]
@@ -4261,6 +4822,8 @@ class _RouteResolver:
         return verdict
 
     def _judge(self, path: str, expr: Expr) -> int:
+        while isinstance(expr, Bound):  # a guard written in another file (a view's base)
+            path, expr = expr.file, expr.expr
         if isinstance(expr, Evidence):
             return REQUIRED
         if isinstance(expr, NoGuard):
@@ -4454,6 +5017,9 @@ class _RouteResolver:
                 and isinstance(callee.value, Function)
                 and callee.value.returns is not None
             ):  # a helper of the project's: its return value for these arguments
+                return self._apply(path, Apply(expr.callee, expr.passed))
+            if callee is None and expr.passed is not None and not path.endswith(".py"):
+                # `adminOnly(route)`: a call of what a call of the project's returns (`_made`)
                 return self._apply(path, Apply(expr.callee, expr.passed))
             if isinstance(callee, _External) and expr.passed is not None:
                 named = _node_path(callee, [self.evaluate(path, a) for a in expr.passed])
@@ -5075,6 +5641,33 @@ def _one_of_entities(values: list[_Entity | None]) -> _Entity | None:
     return _OneOf(values)
 
 
+def _library_view(base: _Scoped | _External | str) -> bool:
+    """Flask-Classful's `FlaskView`, whose own members no view routes."""
+    return (
+        isinstance(base, _External)
+        and base.module.split(".")[0] == LIBRARY.module
+        and base.path == (LIBRARY.base,)
+    )
+
+
+def _library_member(entity: _Entity | None, name: str) -> bool:
+    """Flask-Classful's `route` or `method` decorator (`name`), however imported."""
+    return (
+        isinstance(entity, _External)
+        and entity.module.split(".")[0] == LIBRARY.module
+        and entity.path == (name,)
+    )
+
+
+def _view_classes(order: list[_Scoped | _External | str]) -> list[tuple[str, ViewClass]]:
+    """The project's classes of a view's method resolution order, as Flask-Classful reads each."""
+    return [
+        (base.file, base.value.view)
+        for base in order
+        if isinstance(base, _Scoped) and isinstance(base.value, Namespace) and base.value.view
+    ]
+
+
 def describe(expr: Expr | None) -> str:
     """An expression as a finding's detail shows it: `settings.API_V1_STR`, `get_prefix()`."""
     if isinstance(expr, Lit):
@@ -5272,12 +5865,17 @@ def _route_like(path: str, route: RouteDecl) -> bool:
     a parameter named as an app or a router is, and so is one whose path is computed
     (`server.route({ method: 'GET', path: opts.prefix + 'x' })` in a plugin a library loads):
     a route whose path is not known, a finding, never dropped; route options too, whatever
-    their path (`path: 'issues'`, served under a prefix that ends in `/`)."""
+    their path (`path: 'issues'`, served under a prefix that ends in `/`) and whatever the
+    parameter is called, where a method or a path is read from them."""
     if path.endswith(".py"):
         return True
     owner = route.owner
-    if not isinstance(owner, Param) or owner.name not in _APP_NAMES:
-        return False  # not `api.get('/users', {params})`, an HTTP client
+    if not isinstance(owner, Param):
+        return False
+    if owner.name not in _APP_NAMES:  # not `api.get('/users', {params})`, an HTTP client; route
+        # options are a route on any name (`pluginServer.route({ method, path })`): no HTTP
+        # client is given a method and a path to register
+        return route.from_options and (route.methods is not None or type(route.path) is not Opaque)
     if isinstance(route.path, Lit):  # route options are a route even as `path: 'issues'`
         return route.path.value.startswith(("/", "*")) or (
             route.from_options and bool(route.path.value)
@@ -5392,6 +5990,19 @@ _MAX_CHAINS = 1024  # calls followed out to one function (past it, the rest are 
 _MAX_KEYS = 1024  # keys of an imported object a loop is unrolled over (as `js_loops`)
 _STR_METHODS = frozenset({"strip", "lstrip", "rstrip", "lower", "removeprefix", "removesuffix"})
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})  # `Choice.fold`
+
+
+_NODE_ENV_WORLDS = frozenset(why for _, why in NODE_ENV_DEFAULTS)
+
+
+def _in_world(
+    worlds: dict[str, tuple[bool | None, tuple[str, ...]]] | None, world: str
+) -> tuple[bool | None, tuple[str, ...]]:
+    """What a test read per world (`Linker._worlds`) gives in `world`: its own reading there,
+    else the one that holds in every world; not known (None) where it has neither."""
+    if worlds is None:
+        return None, ()
+    return worlds.get(world) or worlds.get("") or (None, ())
 
 
 def _param_site(expr: Expr | None) -> str | None:

@@ -1,7 +1,8 @@
 """`package.json` as facts for the linker's JavaScript module resolution: a package's `name`
 and its entry points (`exports`, else `main`), as Node resolves a directory or a package
-imported by name (a workspace of the repository: `require('@acme/api')`); and where its source
-is when that entry is build output the repository does not hold (`source_entries`)."""
+imported by name (a workspace of the repository: `require('@acme/api')`); its subpath imports
+(`"imports"`: `import x from '#server/x.js'` inside the package); and where its source is when
+that entry is build output the repository does not hold (`source_entries`)."""
 
 from __future__ import annotations
 
@@ -69,10 +70,30 @@ def manifest_facts(source: str) -> ModuleFacts:
     declared = _dependencies(data)
     if declared:
         bindings[DEPENDENCIES] = Namespace(tuple(declared.items()))
+    imports = _subpath_imports(data.get("imports"))
+    if imports:
+        bindings[IMPORTS] = Namespace(imports)
     return ModuleFacts(
         "package",
         bindings=bindings,
         exports={subpath: Lit(target) for subpath, target in entries.items()},
+    )
+
+
+IMPORTS = "subpath imports"
+"""The binding holding the package's subpath imports (`"imports": { "#server/*":
+"./src/server/*" }`), each key (`#`-led, a `*` at most) with the target Node picks (`Lit`):
+what a `#`-led specifier of a module inside the package names (`js_modules`)."""
+
+
+def _subpath_imports(imports: object) -> tuple[tuple[str, Expr], ...]:
+    if not isinstance(imports, dict):
+        return ()
+    chosen = ((key, _target(target)) for key, target in imports.items())
+    return tuple(
+        (key, Lit(target))
+        for key, target in chosen
+        if isinstance(key, str) and key.startswith("#") and target is not None
     )
 
 

@@ -17,6 +17,7 @@ from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Regi
 
 if TYPE_CHECKING:
     from .flask_admin import AdminFacts
+    from .flask_classful import ViewClass, ViewRegister
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -47,6 +48,14 @@ HTTP_METHODS = ("get", "post", "put", "patch", "delete", "options", "head", "tra
 EVERY = "ALL"
 CALL = "()"  # a `Sym` path segment meaning "the result of calling what came before"
 ITEM = "[]"  # a `Sym` path segment: "one of the values of the mapping before" (`envs[env]`)
+# what `process.env.NODE_ENV` is where no sample environment file sets it: unset, or what a
+# deployment sets (Express and Fastify's guides, every platform's Node image), each with the
+# default a value read under it names (`attrs.configDefault`); a test is decided off only where
+# neither runs its branch (`linker._holds`, one world per default)
+NODE_ENV_DEFAULTS = (
+    ("", "process.env.NODE_ENV unset"),
+    ("production", "process.env.NODE_ENV=production where a deployment sets it"),
+)
 # `Sym` path segments: the list a Python dict's `.items()` (its `(key, value)` pairs) and
 # `.values()` give, fields of a module-level dict with string keys (`for at, app in T.items():`)
 DICT_VIEWS = {"items": "[]items", "values": "[]values"}
@@ -112,6 +121,8 @@ class Namespace:
     # of each, the `__init__` parameter that, when passed, is the router instead ("" if none)
     instance_params: tuple[str, ...] = ()
     init_params: tuple[str, ...] | None = None  # `__init__`'s positional ones after `self`
+    # Python: what Flask-Classful reads of the class statement (`flask_classful`)
+    view: ViewClass | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +316,21 @@ class LoadDecl:
     name_prefix: tuple[tuple[str, ...], ...] | None = None
     # `js_dirload`: each module's export is a route table given to `owner.route(...)`
     table: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """A value a register call on `owner` runs as a plugin on the child router `router` it
+    makes (Fastify's `register(plugin, opts)`, hapi's `register({ plugin })`), as read where it
+    is written (a parameter of the function `scope` as a `Param`): the linker lists the routes
+    of a library's value a record names (`library_tables`: `plugin` of
+    `@mojaloop/central-services-metrics`), through the calls that pass it in."""
+
+    owner: Expr
+    router: Expr
+    plugin: Expr
+    line: int
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -846,6 +872,27 @@ class GlobalPrefix:
 
 
 @dataclass(frozen=True, slots=True)
+class NextHandler:
+    """An export a Next.js route file answers with (`next_projects`): `default` (a Pages Router
+    file's) or a method's name (an App Router file's `export async function GET`), its value as
+    the file binds it and the line it is exported at."""
+
+    export: str
+    value: Expr
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageExtensions:
+    """`pageExtensions` of a Next.js config (`next_projects`): the endings that make a file
+    below its project's `pages/` or `app/` a route file, the route named without it; None:
+    named in a way not read (a config a plugin call wraps, a computed list)."""
+
+    extensions: tuple[str, ...] | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Versioning:
     """`app.enableVersioning({ type, defaultVersion, prefix })` (NestJS): under URI versioning
     a route's version is a path segment (`/v1`) after the global prefix. `kind` is the
@@ -943,6 +990,10 @@ class ModuleFacts:
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere
     django: DjangoFacts | None = None  # URLconf, DRF routers, views, settings (`django_facts`)
     global_prefixes: tuple[GlobalPrefix, ...] = ()  # NestJS's `app.setGlobalPrefix('api')`
+    # a file that may be a Next.js route file (`nextjs.candidate`): the exports it may answer
+    # with, placed where its project's settings are known (`next_projects`); None: no such file
+    next_handlers: tuple[NextHandler, ...] | None = None
+    page_extensions: PageExtensions | None = None  # a Next.js config's `pageExtensions`
     nest: NestFacts | None = None  # NestJS's modules, RouterModule paths, versioning (`nest`)
     loads: tuple[LoadDecl, ...] = ()  # plugin loaders over a folder (`@fastify/autoload`)
     composes: tuple[ComposeDecl, ...] = ()  # hapi apps composed from a manifest (`@hapi/glue`)
@@ -965,10 +1016,16 @@ class ModuleFacts:
     param_calls: tuple[Invocation, ...] = ()
     # JavaScript: the environment files it loads into `process.env` (`EnvLoad`)
     env_loads: tuple[EnvLoad, ...] = ()
+    # JavaScript: the values its register calls run as plugins (`Registered`)
+    registered: tuple[Registered, ...] = ()
     # JavaScript: the environment-file paths it exports (`export const envFile =
     # path.join(__dirname, '..', '.env')`), each name with its possible paths (`EnvLoad` entries:
     # base "file" relative to this file's folder), for a loader importing one (`dotenv_loads`)
     env_paths: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # JavaScript: the script globs it loads each match of by a computed specifier (a file-system
+    # router's `'**/route.js'`, `js_dirload.loaded_globs`): the files named where a route it
+    # computes is a finding
+    loaded_globs: tuple[str, ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
@@ -978,6 +1035,8 @@ class ModuleFacts:
     # Python: writes to a Flask app's `config` (`from_object`, `update`, `config["K"] = v`), in
     # the file's statement order (`FlaskConfigWrite`)
     flask_config: tuple[FlaskConfigWrite, ...] = ()
+    # Python: `View.register(app, ...)` calls, Flask-Classful's views if the class is one
+    view_registers: tuple[ViewRegister, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:
@@ -1016,6 +1075,7 @@ _pickled_by_fields(
     PathCall,
     LoadDecl,
     EnvLoad,
+    Registered,
     DependencyAlias,
     StarletteRoutes,
     Opaque,
@@ -1032,6 +1092,8 @@ _pickled_by_fields(
     Store,
     PrefixDecl,
     GlobalPrefix,
+    NextHandler,
+    PageExtensions,
     ConfigKey,
     FlaskConfigRead,
     FlaskConfigWrite,

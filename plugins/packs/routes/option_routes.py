@@ -31,12 +31,15 @@ may serve beside them are not known ("" when none is)."""
 class OptionRoutes:
     """A library that serves routes fixed by its options. `options` are the names read
     (the reader keeps those only: strings, boolean literals, else computed); `starts` the
-    first version of each era (`()` the first); `routes(options, era)` what an era serves."""
+    first version of each era (`()` the first); `routes(options, era)` what an era serves.
+    `read`: the first release read and the first not read, where the record says (its first
+    era starts at the first); None: every release, the last era open-ended."""
 
     library: str
     options: tuple[str, ...]
     starts: tuple[Version, ...]
     routes: Callable[[Options, int], Served]
+    read: tuple[Version, Version] | None = None
 
 
 def _text(options: Options, *names: str, default: str) -> str | None:
@@ -229,6 +232,34 @@ def eras(record: OptionRoutes, admits: Range | None) -> tuple[int, ...]:
     return admitted(record.starts, admits)
 
 
+def unread(record: OptionRoutes, admits: Range | None) -> tuple[tuple[int, ...], str]:
+    """The eras a declared range admits among the releases `record` was read from, and why
+    the others are not known ("" when it admits none outside them): none admitted at all
+    when every version it admits is outside. Every era, "", when no range is declared."""
+    if record.read is None or admits is None:
+        return eras(record, admits), ""
+    first, after = record.read
+    inside = Range((Interval(normal(first), True, normal(after), False),))
+    outside = not admits.intersect(_outside(first, after)).is_empty()
+    if admits.intersect(inside).is_empty():
+        found: tuple[int, ...] = ()
+    else:
+        found = eras(record, admits.intersect(inside))
+    if not outside:
+        return found, ""
+    return found, (
+        f"the repository may install a version of `{record.library}` outside those its "
+        f"routes were read from ({era_label((first, after), 0)}), whose routes are not known"
+    )
+
+
+def _outside(first: Version, after: Version) -> Range:
+    """Every version below `first` or from `after` on."""
+    return Range(
+        (Interval(None, False, normal(first), False), Interval(normal(after), True, None, False))
+    )
+
+
 def admitted(starts: tuple[Version, ...], admits: Range | None) -> tuple[int, ...]:
     """The eras (`starts`: the first version of each, `()` the first) a declared range
     admits; every era when none is declared, or when the range admits none of them."""
@@ -260,7 +291,10 @@ def served(
     record: OptionRoutes, options: Options, admitted: tuple[int, ...]
 ) -> tuple[list[tuple[str, str]], str]:
     """The routes every admitted era serves, in the first era's order, and why others are
-    left out ("" when none is): an option out of sight, or routes of some eras only."""
+    left out ("" when none is): an option out of sight, or routes of some eras only. No era
+    admitted: none."""
+    if not admitted:
+        return [], ""
     answers = [record.routes(options, era) for era in admitted]
     reasons = list(dict.fromkeys(note for _, note in answers if note))
     sets = [routes for routes, _ in answers]
@@ -268,15 +302,30 @@ def served(
     some = sorted({r for s in sets for r in s} - set(common))
     if some:
         told = ", ".join(f"`{m} {p}`" for m, p in some)
-        versions = " and ".join(_era_label(record, i) for i in admitted)
+        versions = _eras_label(record, admitted)
         reasons.append(
             f"it serves {told} in some of the versions the repository may install ({versions})"
         )
     return common, "; ".join(reasons)
 
 
+def _eras_label(record: OptionRoutes, admitted: tuple[int, ...]) -> str:
+    """The admitted eras as versions: each ("before 4.4 and from 5.0"), or past four in a row
+    their span ("3.0.0 to before 9.5.0": a table changing at many of the releases read)."""
+    if len(admitted) > 4 and admitted == tuple(range(admitted[0], admitted[-1] + 1)):
+        first = _era_label(record, admitted[0]).split(" to before ")[0]
+        last = _era_label(record, admitted[-1])
+        end = last.split(" to before ")[1] if " to before " in last else ""
+        if first.startswith("before "):  # the first era open below
+            return f"before {end}" if end else "every version"
+        return f"{first} to before {end}" if end else f"from {first.removeprefix('from ')}"
+    return " and ".join(_era_label(record, i) for i in admitted)
+
+
 def _era_label(record: OptionRoutes, index: int) -> str:
-    return era_label(record.starts, index)
+    """Era `index` of `record`, its last one ending where the releases read end."""
+    starts = record.starts if record.read is None else (*record.starts, record.read[1])
+    return era_label(starts, index)
 
 
 @dataclass(frozen=True, slots=True)

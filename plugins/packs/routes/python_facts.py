@@ -27,8 +27,10 @@ from .auth import (
 )
 from .django_facts import django_facts
 from .flask_admin import admin_facts
+from .flask_classful import ViewRegister, register_call, view_class
 from .flask_config import Placement, app_made, config_read, config_writes, may_write, placements
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
+from .frameworks import FLASK_CLASSFUL as CLASS_VIEWS
 from .heads import search_gated
 from .model import (
     CALL,
@@ -75,7 +77,7 @@ from .model import (
     Stored,
     Sym,
 )
-from .py_branches import FALSE, and_or, branched_return, constant_flag, decision, flag
+from .py_branches import FALSE, TRUE, and_or, branched_return, constant_flag, decision, flag
 
 # Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
@@ -112,6 +114,16 @@ _SPREAD_KEYS = {"add_url_rule": ("view_func", "methods")}
 _PASSED_KEYS = tuple(dict.fromkeys(key for keys in _SPREAD_KEYS.values() for key in keys))
 _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
+
+
+def _defers_annotations(tree: ast.Module) -> bool:
+    """`from __future__ import annotations`: every annotation of the module is a string."""
+    return any(
+        type(node) is ast.ImportFrom
+        and node.module == "__future__"
+        and any(a.name == "annotations" for a in node.names)
+        for node in tree.body
+    )
 
 
 def _runs_as_main(tree: ast.Module) -> bool:
@@ -173,6 +185,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
             source, PYTHON_USER_CHECK, PYTHON_USER_CHECK_HEADS
         )
     reader.names_flask = may_write(source)  # `app.config` read as a Flask app's
+    reader.deferred = "annotations" in source and _defers_annotations(tree)
     try:
         reader.read(tree)
     except RecursionError:  # an expression nested past what the reader follows: a finding
@@ -192,6 +205,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         django=django_facts(tree, source, reader.package) if django else None,
         admin=admin_facts(tree) if _ADMIN_WORDS.search(source) else None,
         flask_config=tuple(reader.flask_config),
+        view_registers=tuple(reader.view_registers),
     )
 
 
@@ -211,6 +225,8 @@ class _Reader:
         self._module_made: dict[str, ast.Call] | None = None  # `_module_calls`
         self.names_flask = False  # the file names Flask: `x.config` is an app's (`flask_config`)
         self.flask_config: list[FlaskConfigWrite] = []
+        self.view_registers: list[ViewRegister] = []  # `View.register(app)` (`flask_classful`)
+        self.deferred = False  # `from __future__ import annotations`: no type object in a hint
         self._config_written: set[int] = set()  # statements read for them (once per loop)
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
@@ -313,9 +329,14 @@ class _Reader:
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 written, mounted = len(self.routes), len(self.mounts)
+                registered = len(self.view_registers)
                 self.line = stmt.lineno
                 self._statement(stmt, scope)
-                if len(self.routes) == written and len(self.mounts) == mounted:
+                if (
+                    len(self.routes) == written
+                    and len(self.mounts) == mounted
+                    and len(self.view_registers) == registered
+                ):
                     continue
                 # what the statement registered runs only where the `if`s around it hold
                 key = 0 if scope is None else id(scope)
@@ -336,6 +357,10 @@ class _Reader:
                 ]
                 self.mounts[mounted:] = [
                     dataclasses.replace(m, only_if=condition) for m in self.mounts[mounted:]
+                ]
+                self.view_registers[registered:] = [
+                    dataclasses.replace(v, only_if=condition)
+                    for v in self.view_registers[registered:]
                 ]
         self._scope = {}
         self._def = None
@@ -946,6 +971,9 @@ class _Reader:
                 for name, truth in flags
             ]
         fields += flags
+        view = view_class(
+            node, self._expr, self._value, self._present, self._auth_of, self.deferred
+        )
         return Namespace(
             tuple(fields),
             tuple(verbs),
@@ -957,6 +985,7 @@ class _Reader:
             instance_routers,
             instance_params,
             init_params,
+            view,
         )
 
     def _instance_routers(self, init: _Def) -> tuple[tuple[RouterDecl, ...], tuple[str, ...]]:
@@ -1169,7 +1198,7 @@ class _Reader:
             otherwise = self._value(node.orelse) or Opaque()
             if then == otherwise:
                 return then
-            test = decision(node.test, self._value, self.bindings)
+            test = decision(node.test, self._test_value, self.bindings)
             return dataclasses.replace(test, then=then, otherwise=otherwise)
         if kind is ast.Compare or kind is ast.UnaryOp:
             return flag(node, self._value, self.bindings)  # type: ignore[arg-type]
@@ -1241,6 +1270,28 @@ class _Reader:
                 self._value,
             )
         return self._expr(node)
+
+    def _test_value(self, node: ast.expr) -> Expr | None:
+        """A value an `a if test else b` tests, as `_value` reads it; a parameter whose
+        default is `None` or a number reads as that default's truth where no call binds it
+        (`'/_api' if not testing else ''` in `def create_app(testing=None)`), marked as the
+        default a call may override (a `False` default already reads as a flag)."""
+        value = self._value(node)
+        if type(node) is not ast.Name or not isinstance(value, Param) or value.default is not None:
+            return value
+        if self._def is None:
+            return value
+        default = self._defaults_of.get(id(self._def), {}).get(node.id)
+        if type(default) is not ast.Constant or not (
+            default.value is None or type(default.value) in (int, float)
+        ):
+            return value
+        truth = TRUE if default.value else FALSE
+        source = (
+            f"`{node.id}={default.value!r}`, the default of `{self._def.name}`'s parameter "
+            "(a call may pass another)"
+        )
+        return dataclasses.replace(value, default=Fallback(Opaque(), truth, source))
 
     def _class_attribute(self, path: tuple[str, ...]) -> Expr:
         """`cls.PREFIX`, `self.DOCS_URL` in a method: the attribute of what each call passes
@@ -1332,6 +1383,10 @@ class _Reader:
         if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
             self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
             return
+        if type(call.func) is ast.Attribute and call.func.attr == CLASS_VIEWS.register:
+            registered = register_call(call, self._expr, self._owner, self._value)
+            if registered is not None:
+                self.view_registers.append(registered)
         if not isinstance(call.func, ast.Attribute) or call.func.attr not in _STATEMENT_CALLS:
             self._invocation(call)
             self._store(call)

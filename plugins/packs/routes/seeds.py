@@ -13,8 +13,9 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   imported from `flask_rest...`), Starlette's `Route(`/`Mount(` lists; a statement call (the
   records' `mount_calls`: `include_router`, `register_blueprint`, `mount`, `add_api_route`,
   `add_route`, `add_url_rule`, `before_request`, `add_namespace`, `add_resource`,
-  `init_app`); a route decorator (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@`
-  line holding `.verb(`).
+  `init_app`); a class view's registration (`.register(`: `View.register(bp)`, Flask-Classful,
+  whose class, bases and blueprint the linker reaches from the call); a route decorator
+  (`@x.get(`, `@x.route(`, `@ns.route(` on a class: an `@` line holding `.verb(`).
 - JavaScript and TypeScript (`js_facts`, `_admits_script`): a router or app needs an import
   of a record's package, which makes the file a `SEED` (`scan.Admission`); so does a route
   call on a bare name the linker reads as an app parameter (`app.get('/x', h)`). The rest are
@@ -23,9 +24,10 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
   that word with a `.` before it (blanks aside; `?.` too, not a spread `...`), as the
-  reader's member call has it (a comment between the `.` and the word is a limit). A Next.js
-  route file (`pages/api/**`, `app/**/route.ts`: `nextjs.route_file`) is admitted by its path,
-  a `next.config.*` naming `basePath` by its name and that word (`nextjs.config_file`).
+  reader's member call has it (a comment between the `.` and the word is a limit). A file
+  that may be a Next.js route file (`pages/api/**`, `app/**/route.*`: `nextjs.candidate`,
+  whichever `pageExtensions` its project has) is admitted by its path, a `next.config.*`
+  naming `basePath` or `pageExtensions` by its name and those words (`nextjs.config_file`).
   `package.json` and `tsconfig*.json`/`jsconfig*.json` declare nothing: the linker asks for
   them when it resolves an import through them (`manifests`, `tsconfig`).
   A route-shaped call on an object the file makes or imports from the project
@@ -64,7 +66,7 @@ from ..entry_points import is_distribution_file
 from ..scan_select import Admission
 from . import nextjs
 from .envfiles import is_env_file
-from .frameworks import BY_KEY, FLASK_ADMIN, JAVASCRIPT, PYTHON, SEEDS, UNREAD
+from .frameworks import BY_KEY, FLASK_ADMIN, FLASK_CLASSFUL, JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
 from .linker import _APP_NAMES
 from .manifests import is_lock, is_manifest
@@ -122,6 +124,9 @@ def spells_router_base(source: str) -> bool:
 
 # a statement call's property, a whole word (`mount`, not `amount`)
 _PY_CALLS = tuple(sorted(w.encode() for w in _STATEMENT_CALLS))
+# `View.register(app)`: a class view's registration (`flask_classful.register_call`), whatever
+# the file imports (the view, its app and its library are all named in other files)
+_PY_REGISTER = re.compile(rb"\.[ \t]*" + FLASK_CLASSFUL.register.encode() + rb"[ \t]*\(")
 # a route decorator: an `@` line calling `.get(`, `.route(`... (a literal first: `re` skips to it)
 _PY_DECORATOR = re.compile(
     rb"@[^\n]*\.[ \t]*(?:" + b"|".join(sorted(w.encode() for w in _ROUTE_DECORATORS)) + rb")\b"
@@ -302,6 +307,8 @@ def admits(path: str, data: bytes) -> bool | Admission:
             return True
         if any(_has_word(data, call) for call in _PY_CALLS):
             return True
+        if FLASK_CLASSFUL.register.encode() in data and _PY_REGISTER.search(data):
+            return True
         if b"@" not in data:
             return False
         unittest_mock: bool | None = None  # judged once, at the first `@mock.patch`
@@ -341,9 +348,9 @@ def _admits_script(path: str, data: bytes) -> Admission:
     spelled = _Spelled(data)
     if _js_framework(data, spelled):
         return Admission.SEED
-    if nextjs.route_file(path) is not None:  # a Next.js route file: its place routes it
+    if nextjs.candidate(path):  # a Next.js route file, maybe: its place routes it
         return Admission.YES
-    if nextjs.config_file(path, data):  # `basePath`: every Next.js route's prefix
+    if nextjs.config_file(path, data):  # `basePath`, `pageExtensions`: its project's routes
         return Admission.YES
     for match in _DOT_ROUTE_CALL.finditer(data):
         at = match.start()
