@@ -124,6 +124,11 @@ class Framework:
     # those of them that serve one fixed kind of request, named as it (`@r.websocket`)
     decorator_methods: Mapping[str, str] = field(default_factory=dict)
     from_modules: tuple[str, ...] = ()  # `routers` count only when imported from these
+    # Python: methods of a router that make a child router mounted on it, to the class of the
+    # child (flask-restx's `api.namespace('users')`: a `Namespace`). Read on any value, in any
+    # file: the linker makes the child where the value links to a router, whatever the file
+    # calling the method imports (the project's own `api` instance, imported from its module)
+    router_methods: Mapping[str, str] = field(default_factory=dict)
     # JavaScript: packages whose default export called (or `new`ed) makes an app (`express()`,
     # `new Koa()`) or a router (`new Router()` from `@koa/router`); members that make a router
     # of one of those packages (`express.Router()`, `import { Router } from 'express'`)
@@ -477,6 +482,7 @@ READ = (
         },
         mount_calls=("add_namespace", "add_resource"),
         from_modules=("flask_restx", "flask_restful", "flask_restplus"),
+        router_methods={"namespace": "Namespace"},
     ),
     Framework(
         FASTAPI,

@@ -154,6 +154,8 @@ from .paths import (
 )
 from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 
+# `Choice` tests on a string the configuration or the scan gives (`_compared`)
+_COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
 # the records of routes a library serves of its own: those its options fix (`option_routes`)
 # and those of a fixed table under a base the project chooses (`library_tables`)
 OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES}
@@ -582,10 +584,13 @@ class _RouteResolver:
             (path, decl.router_id): _Node(path, decl)
             for path, facts in self.modules.items()
             for decl in facts.routers
-            if decl.subclass is None
+            if decl.subclass is None and decl.made_on is None
         }
         # `UserAPIRouter()` calls whose class is no router subclass: what calling it gives
         self.not_routers: dict[tuple[str, str], Expr] = {}
+        # `x.namespace('users')` on a value the scan does not show (`_made_on`): a router
+        # where a route or mount names it, mounted by nothing
+        self.made_on_unknown: dict[tuple[str, str], RouterDecl] = {}
         # those whose instance keeps routers as attributes: attribute -> that router's key
         self.instance_routers: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
         # mounts of `item.attr` the scan cannot resolve, `attr` an instance router's name
@@ -607,6 +612,11 @@ class _RouteResolver:
                     self._aliased(path, decl, decl.subclass)
                 elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
+        self.cache.clear()  # the routers a router method is called on are all known now
+        for path, facts in self.modules.items():
+            for decl in facts.routers:
+                if decl.made_on is not None:
+                    self._made_on(path, decl, decl.made_on)
         self.cache.clear()  # answers given before every router was known
         self.scoped.clear()
         self.verdicts.clear()
@@ -1125,8 +1135,10 @@ class _RouteResolver:
 
     def _subclassed(self, path: str, decl: RouterDecl, subclass: Sym, subclassing: bool) -> None:
         """Make `decl` a router when its class links to a subclass of `APIRouter` or
-        `Blueprint`: framework from the base, prefix and dependencies from the call or else
-        from the class's `super().__init__(...)`. Not looked for unless `subclassing`."""
+        `Blueprint` (or to the framework's class itself, re-exported by the project): framework
+        from the base, prefix and dependencies from the call (as that framework class reads its
+        prefix: `RouterDecl.class_prefixes`) or else from the class's `super().__init__(...)`.
+        Not looked for unless `subclassing`."""
         found = self._router_class(path, subclass, 0) if subclassing else None
         key = (path, decl.router_id)
         if found is None:
@@ -1135,16 +1147,63 @@ class _RouteResolver:
                 self._instance(path, decl, subclass)
             return
         self.router_classes[key] = (path, Sym((*subclass.path, CALL)))
-        framework, prefix, guards, app = found
+        framework, prefix, guards, app, base = found
+        given = dict(decl.class_prefixes).get(base, decl.prefix)
         routed = replace(
             decl,
             app=app,
             framework=framework,
-            prefix=decl.prefix if decl.prefix is not None else prefix,
+            prefix=given if given is not None else prefix,
             auth=Auth(decl.auth.guards + guards, decl.auth.aliases),
             subclass=None,
         )
         self.nodes[key] = _Node(path, routed)
+
+    def _made_on(self, path: str, decl: RouterDecl, made_on: Expr) -> None:
+        """Make `decl` (`api.namespace('users')`) a router when the value the method is called
+        on links to a router (the project's `api = ShopApi(bp)`, imported, re-exported or
+        aliased; or each router the calls of a function pass as its parameter), or to a value
+        the scanned files do not show (then mounted by nothing: its routes are flagged). A
+        value they show that is no router (an object or module of the project's) has a method
+        of its own: what calling it gives, as it was read before. Made on a value not shown,
+        it is made a router only where a route or a mount names it: a method of that name on
+        some library's object (`client.namespace(name)`) costs the link nothing."""
+        key = (path, decl.router_id)
+        verdict = self._router_verdict(path, made_on, 0)
+        if verdict:
+            self.nodes[key] = _Node(path, decl)
+        elif verdict is None:  # a router once something is declared on it (`_evaluate`)
+            self.made_on_unknown[key] = decl
+        elif isinstance(made_on, Sym):
+            self.not_routers[key] = Sym((*made_on.path, CALL))
+
+    def _router_verdict(self, path: str, expr: Expr, depth: int) -> bool | None:
+        """Whether `expr` links to a router: True, False (a value the scanned files show that
+        is none), None (not known: a library's object, a value computed out of sight). A
+        parameter is each value the scanned calls pass (a router among them: True), or where
+        none passes one, the name it spells."""
+        if isinstance(expr, Param) and depth <= _MAX_DEPTH:
+            verdicts = {
+                self._router_verdict(file, passed, depth + 1)
+                for file, call in self._calls_of(path, expr.function)
+                if (passed := _passed(call, expr)) is not None
+            }
+            if not verdicts:
+                return self._router_verdict(path, expr.fallback, depth + 1)
+            return True if True in verdicts else None if None in verdicts else False
+        entity = self.evaluate(path, expr)
+        if isinstance(entity, _OneOf):
+            verdicts = {self._entity_verdict(option) for option in entity.options}
+            return True if True in verdicts else None if None in verdicts else False
+        return self._entity_verdict(entity)
+
+    @staticmethod
+    def _entity_verdict(entity: _Entity | None) -> bool | None:
+        if isinstance(entity, _Router):
+            return True
+        if entity is None or isinstance(entity, _External | _OneOf):
+            return None
+        return False
 
     def _loop_mounted(self) -> None:
         """An include of `item.router` the scan cannot resolve (`item` from a list built at
@@ -1270,14 +1329,14 @@ class _RouteResolver:
 
     def _router_class(
         self, path: str, expr: Expr, depth: int
-    ) -> tuple[str, Expr | None, tuple[Expr, ...], bool] | None:
-        """(framework, own prefix, guards, whether an app) of a router class, or None if it is
-        not one."""
+    ) -> tuple[str, Expr | None, tuple[Expr, ...], bool, str] | None:
+        """(framework, own prefix, guards, whether an app, the framework's class it is or
+        subclasses) of a router class, or None if it is not one."""
         entity = self.evaluate(path, expr)
         if isinstance(entity, _External) and len(entity.path) == 1:
             known = _ROUTER_BASES.get((entity.module.partition(".")[0], entity.path[0]))
             if known is not None:
-                return (known[0], None, (), known[1])
+                return (known[0], None, (), known[1], entity.path[0])
         if depth > _MAX_DEPTH or not isinstance(entity, _Scoped):
             return None
         value = entity.value
@@ -1287,7 +1346,7 @@ class _RouteResolver:
             found = self._router_class(entity.file, base, depth + 1)
             if found is None:
                 continue
-            framework, prefix, guards, app = found
+            framework, prefix, guards, app, made = found
             if value.init_prefix is not None:
                 text = self._string(entity.file, value.init_prefix)
                 prefix = Lit(text) if text is not None else value.init_prefix
@@ -1296,7 +1355,7 @@ class _RouteResolver:
                 guards += (Evidence("router class"),)
             elif verdict == UNKNOWN:
                 guards += (Opaque(),)
-            return (framework, prefix, guards, app)
+            return (framework, prefix, guards, app, made)
         return None
 
     # -- the graph -------------------------------------------------------------------------
@@ -1344,6 +1403,13 @@ class _RouteResolver:
                         f"{what} is mounted by nothing the scanned files show: the prefix it "
                         "is served under is not known"
                     )
+                    if decl.made_on is not None:  # what it is made on links to no router
+                        detail = (
+                            f"the namespace created here is made on `{describe(decl.made_on)}`,"
+                            " which is no router the scanned files show (a value computed out "
+                            "of sight, or a library's): the prefix its routes are served under "
+                            "is not known"
+                        )
                     if decl.router_id.startswith("param:"):
                         name = decl.router_id.rpartition(":")[2]
                         detail = (
@@ -3314,7 +3380,7 @@ class _RouteResolver:
         if expr.test == "truthy":
             truth = self._truth(path, expr.tested)
             tested = self._settled(self.evaluate(path, expr.tested))
-        elif expr.test in {"in", "nonzero"}:
+        elif expr.test in _COMPARED_TESTS:
             tested = self._settled(self.evaluate(path, expr.tested))
             truth = self._compared(path, expr, tested)
         else:
@@ -3324,9 +3390,10 @@ class _RouteResolver:
         return (None if truth is None else truth != expr.negated), assumed
 
     def _compared(self, path: str, expr: Choice, tested: _Entity | None) -> bool | None:
-        """A Python test on a string: one of `against` after `fold` ("in"), or a number
-        other than 0 ("nonzero", `bool(int(x))`); None where the string is not known (or
-        `int()` would raise)."""
+        """A Python test on a string: one of `against` after `fold` ("in"), starting or
+        ending with one of them ("startswith", "endswith"), or a number other than 0
+        ("nonzero", `bool(int(x))`); None where the string is not known (or `int()` would
+        raise)."""
         if not isinstance(tested, _Str):
             return None
         text = tested.value
@@ -3340,7 +3407,14 @@ class _RouteResolver:
             except ValueError:
                 return None
         against = [self._string(path, option) for option in expr.against]
-        return None if None in against else text in against
+        if None in against:
+            return None
+        affixes = tuple(a for a in against if a is not None)
+        if expr.test == "startswith":
+            return text.startswith(affixes)
+        if expr.test == "endswith":
+            return text.endswith(affixes)
+        return text in affixes
 
     def _truth(self, path: str, expr: Expr) -> bool | None:
         """Whether a value is truthy, as JavaScript tells: a string when it is not empty, an
@@ -4901,6 +4975,10 @@ class _RouteResolver:
                 return _Router(key)
             if key in self.instance_routers:
                 return _Instance(key)
+            made = self.made_on_unknown.pop(key, None)
+            if made is not None:  # `gateway.namespace('x')`, something declared on it
+                self.nodes[key] = _Node(path, made)
+                return _Router(key)
             instead = self.not_routers.get(key)
             return self.evaluate(path, instead) if instead is not None else None
         if isinstance(expr, OneOf):  # known where every option agrees

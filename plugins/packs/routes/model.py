@@ -600,10 +600,11 @@ class Choice:
     `Array.isArray(x)`); `negated` for `!x`, `!==`.
 
     Python: a function whose value depends on a test (`if T: return A` / `return B`,
-    `A if T else B`) and a test read as a value (`s.lower() in ("true", "1")`, then `Lit("True")`
-    and otherwise `Lit("")`, a flag's truth as the readers spell a bool). There `test` may also
-    be "in": the string `tested` is, after the str methods `fold` (`lower`, `strip`...), one of
-    `against`; or "nonzero": `int(tested)` is not 0 (`bool(int(x))`)."""
+    `A if T else B`, `T and A or B`) and a test read as a value (`s.lower() in ("true", "1")`,
+    then `Lit("True")` and otherwise `Lit("")`, a flag's truth as the readers spell a bool).
+    There `test` may also be "in": the string `tested` is, after the str methods `fold`
+    (`lower`, `strip`...), one of `against`; "startswith" or "endswith": it starts (ends) with
+    one of them; or "nonzero": `int(tested)` is not 0 (`bool(int(x))`)."""
 
     tested: Expr
     test: str
@@ -724,6 +725,13 @@ class RouterDecl:
     # for such a call, what it passes (keyword, or position as digits), for a class that
     # stores a router it is given on `self` (`Namespace.instance_routers`)
     passed: tuple[tuple[str, Expr], ...] = ()
+    # for such a call, the prefix it gives should its class link to a framework class (by
+    # name) whose prefix is no `prefix=` keyword: flask-restx's `Namespace('users')`, `/users`
+    class_prefixes: tuple[tuple[str, Expr], ...] = ()
+    # `api.namespace('users')` (`Framework.router_methods`): a router only if the value the
+    # method is called on links to a router (the linker decides, across modules, whatever the
+    # calling file imports); where that value is not known, a router no scanned file mounts
+    made_on: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import ast
 import copy
 import dataclasses
 import itertools
+import re
 from collections.abc import Callable, Mapping
 
 from .model import Choice, Expr, Fallback, ImportRef, Lit, Opaque
@@ -31,6 +32,9 @@ _STRTOBOOL_TRUE = ("y", "yes", "t", "true", "on", "1")
 # python-decouple's `cast=bool`: its true words, compared after `lower()`; its default is cast too
 _DECOUPLE_TRUE = ("1", "yes", "true", "on")
 _FOLDS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
+_AFFIX_TESTS = frozenset({"startswith", "endswith"})  # a `Choice.test` of the same name
+# a `%` conversion that may format to nothing (`%%` is text: a `%`, so not one of them)
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]")
 _MAX_STATEMENTS = 256  # statements read along every path of one body (past it: not followed)
 _MAX_INLINED = 512  # nodes of what a name is assigned, its earlier names inlined
 _PLAIN = (ast.Expr, ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)
@@ -82,6 +86,9 @@ def flag(
     if kind is not ast.Call:
         return None
     assert isinstance(node, ast.Call)
+    affixed = _affixed(node, read)
+    if affixed is not None:
+        return affixed
     name = _called(node.func, bindings)
     if name is None or (node.keywords and name != "decouple.config"):
         return None
@@ -160,6 +167,77 @@ def _compared(node: ast.Compare, read: Read) -> Choice | None:
     negated = isinstance(op, ast.NotEq | ast.NotIn)
     tested = read(left) or Opaque()
     return Choice(tested, "in", TRUE, FALSE, negated, against, tuple(fold))
+
+
+def _affixed(call: ast.Call, read: Read) -> Choice | None:
+    """`x.endswith("/")`, `x.startswith(("http:", "https:"))`, `x` folded by str methods:
+    the test named as the method, its affixes `against`; None for any other call."""
+    func = call.func
+    if not (
+        type(func) is ast.Attribute
+        and func.attr in _AFFIX_TESTS
+        and len(call.args) == 1
+        and not call.keywords
+    ):
+        return None
+    given = call.args[0]
+    words = [_string(e) for e in given.elts] if isinstance(given, ast.Tuple) else [_string(given)]
+    if not words or None in words:
+        return None
+    fold: list[str] = []
+    tested = func.value
+    while _folded(tested):
+        assert isinstance(tested, ast.Call) and isinstance(tested.func, ast.Attribute)
+        fold.insert(0, tested.func.attr)
+        tested = tested.func.value
+    against = tuple(Lit(w) for w in words if w is not None)
+    return Choice(read(tested) or Opaque(), func.attr, TRUE, FALSE, False, against, tuple(fold))
+
+
+def _folded(node: ast.expr) -> bool:
+    """`s.lower()`, `s.strip()`: a str method of no arguments that folds what it is called on."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _FOLDS
+        and not node.args
+        and not node.keywords
+    )
+
+
+def and_or(node: ast.BoolOp, read: Read, bindings: Mapping[str, Expr]) -> Choice | None:
+    """`test and a or b`, the conditional written before `a if test else b`: the same where
+    `a` is a string never empty (Python gives `a` whenever `test` holds, since `a` is true);
+    None for any other `and`/`or`."""
+    if not (isinstance(node.op, ast.Or) and len(node.values) == 2):
+        return None
+    left, otherwise = node.values
+    if not (isinstance(left, ast.BoolOp) and isinstance(left.op, ast.And)):
+        return None
+    *tests, then = left.values
+    if not _never_empty(then):
+        return None
+    test = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+    chosen = decision(test, read, bindings)
+    return dataclasses.replace(
+        chosen, then=read(then) or Opaque(), otherwise=read(otherwise) or Opaque()
+    )
+
+
+def _never_empty(node: ast.expr) -> bool:
+    """Whether a string expression has text of its own, so is never empty whatever it formats:
+    a literal, an f-string or a `%` template with a character outside its fields, a `+` with
+    such a part."""
+    if type(node) is ast.Constant:
+        return type(node.value) is str and node.value != ""
+    if isinstance(node, ast.JoinedStr):
+        return any(type(v) is ast.Constant and v.value for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        template = _string(node.left)
+        return template is not None and _PERCENT_FIELD.sub("", template) != ""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _never_empty(node.left) or _never_empty(node.right)
+    return False
 
 
 def _string(node: ast.expr) -> str | None:

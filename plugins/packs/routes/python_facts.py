@@ -77,7 +77,7 @@ from .model import (
     Stored,
     Sym,
 )
-from .py_branches import FALSE, TRUE, branched_return, constant_flag, decision, flag
+from .py_branches import FALSE, TRUE, and_or, branched_return, constant_flag, decision, flag
 
 # Read from the framework records (`frameworks.PYTHON`): the calls that make a router or app
 ROUTER_FRAMEWORKS = {
@@ -99,6 +99,9 @@ _VIEW_DECORATORS = {(d.module, d.name): d for f in PYTHON for d in f.view_decora
 # flask-restx, flask-restful and flask-restplus: `Api` and `Namespace` are routers there.
 _RESTFUL_MODULES = tuple(m for f in PYTHON for m in f.from_modules)
 _RESTFUL_ROUTERS = frozenset(name for f in PYTHON if f.from_modules for name in f.routers)
+# a router's methods that make a child router (`api.namespace('users')`), to the child's class
+_ROUTER_METHODS = {name: made for f in PYTHON for name, made in f.router_methods.items()}
+_NAMESPACE = "Namespace"  # flask-restx's: its prefix is its `path`, else `/` + its name
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # registration calls whose `*args`/`**kwargs` are not bound (never a route of their own)
@@ -1094,20 +1097,19 @@ class _Reader:
                 read = config_read(node, self._value)
                 if read is not None:
                     return read
+            if type(node.func) is ast.Name and name not in ROUTER_FRAMEWORKS:
+                name = self._framework_class(name)  # `from flask import Blueprint as Section`
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
             if name is not None and any(word in name for word in _ROUTER_WORDS):
                 return self._maybe_router(node)
-            if name is not None and name not in _RESTFUL_ROUTERS and type(node.func) is ast.Name:
-                bound = self.bindings.get(name)  # `from flask_restful import Api as RestApi`
-                if isinstance(bound, ImportRef) and bound.attr in _RESTFUL_ROUTERS:
-                    name = bound.attr
             if name in _RESTFUL_ROUTERS and self._restful(node.func):
                 assert name is not None
                 return self._restful_router(node, name)
-            if name == "namespace" and isinstance(node.func, ast.Attribute) and self.restful:
-                return self._restful_router(node, "Namespace", parent=node.func.value)
+            if name in _ROUTER_METHODS and type(node.func) is ast.Attribute:
+                made = _ROUTER_METHODS[name]  # a router where its value links to one (linker)
+                return self._restful_router(node, made, parent=node.func.value, made_on=True)
             if name == "import_module" and node.args and not node.keywords:
                 module = self._literal(node.args[0])  # `importlib.import_module(f"app.{x}")`
                 if module is not None and not module.startswith("."):
@@ -1202,6 +1204,8 @@ class _Reader:
             return dataclasses.replace(test, then=then, otherwise=otherwise)
         if kind is ast.Compare or kind is ast.UnaryOp:
             return flag(node, self._value, self.bindings)  # type: ignore[arg-type]
+        if kind is ast.BoolOp and (chosen := and_or(node, self._value, self.bindings)):  # type: ignore[arg-type]
+            return chosen  # `url.endswith("/") and "%s/" % x or "/%s" % x`
         if kind is ast.Call:
             assert isinstance(node, ast.Call)
             func = node.func
@@ -1967,8 +1971,20 @@ class _Reader:
                 auth=self._dependencies_auth(_keyword(call, "dependencies")),
                 subclass=Sym(callee),
                 passed=self._passed_to_class(call),
+                class_prefixes=self._class_prefixes(call),
             )
         return RouterRef(site)
+
+    def _class_prefixes(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
+        """The prefix a call of a class of the project's (or of a name it imports from the
+        project: a re-export) gives, should that class link to flask-restx's `Namespace`,
+        whose prefix is its `path` or its name: which class it is the linker tells, not the
+        file's imports. Read only where the name it would be is no call (`Form(make())`)."""
+        title = _argument(call, 0, "name")
+        if title is None or any(type(n) is ast.Call for n in ast.walk(title)):
+            return ()
+        path = self._namespace_path(call)
+        return ((_NAMESPACE, path),) if path is not None else ()
 
     def _passed_to_class(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
         """What a project class's call passes, for a router its `__init__` may store: a name
@@ -1989,6 +2005,18 @@ class _Reader:
             passed.append((key, value or Opaque()))
         return tuple(passed)
 
+    def _framework_class(self, name: str | None) -> str | None:
+        """The framework's router class a name is imported as (`from flask import Blueprint as
+        Section`, `from flask_restful import Api as RestApi`): what the import binds, not how
+        the file spells it, says what a call of it makes; any other name as it is."""
+        bound = self.bindings.get(name) if name is not None else None
+        if not (isinstance(bound, ImportRef) and bound.attr is not None):
+            return name
+        if bound.module.partition(".")[0] not in _FRAMEWORK_PACKAGES:
+            return name
+        known = bound.attr in ROUTER_FRAMEWORKS or bound.attr in _RESTFUL_ROUTERS
+        return bound.attr if known else name
+
     def _restful(self, func: ast.expr) -> bool:
         """Whether `Api`/`Namespace` here is flask-restx's (or flask-restful's)."""
         head = func
@@ -1997,36 +2025,62 @@ class _Reader:
         bound = self.bindings.get(head.id) if isinstance(head, ast.Name) else None
         return isinstance(bound, ImportRef) and bound.module.startswith(_RESTFUL_MODULES)
 
-    @property
-    def restful(self) -> bool:
-        return any(
-            isinstance(b, ImportRef) and b.module.startswith(_RESTFUL_MODULES)
-            for b in self.bindings.values()
-        )
-
     def _restful_router(
-        self, call: ast.Call, name: str, parent: ast.expr | None = None
+        self, call: ast.Call, name: str, parent: ast.expr | None = None, *, made_on: bool = False
     ) -> RouterRef:
         """`Api(app, prefix=...)` (mounted on its app or blueprint), `Namespace('users',
         path=...)` (its path defaults to `/` + its name) or `api.namespace(...)` (made and added
-        to `api` at once)."""
+        to `api` at once). `made_on`: the method's call, a router only if `parent`'s value
+        links to one, which the file's own imports do not tell (`api` imported from the
+        project's module): the linker decides (`RouterDecl.made_on`)."""
         site = _site(call)
         if site in self.routers:
+            if parent is not None and self._def is not None:
+                self._in_scope(site, self._owner(parent))
             return RouterRef(site)
         prefix: Expr | None
-        if name == "Api":
+        if name == _NAMESPACE:
+            prefix = self._namespace_path(call)
+        else:
             prefix = self._present(_keyword(call, "prefix"))
             parent = _argument(call, 0, "app")
-        else:
-            prefix = self._present(_keyword(call, "path"))
-            title = _argument(call, 0, "name")
-            if prefix is None and title is not None:
-                named = self._expr(title)
-                prefix = Concat((Lit("/"), named)) if named is not None else Opaque()
         self.routers[site] = RouterDecl(site, FLASK, call.lineno, prefix=prefix)
-        if parent is not None and (owner := self._owner(parent)) is not None:
+        owner = self._owner(parent) if parent is not None else None
+        if made_on:
+            on = owner or Opaque()
+            self.routers[site] = dataclasses.replace(self.routers[site], made_on=on)
+        if owner is not None:
             self.mounts.append(MountDecl(owner, RouterRef(site), None, call.lineno))
         return RouterRef(site)
+
+    def _in_scope(self, site: str, owner: Expr | None) -> None:
+        """A router made in a def on its parameter (`def install(api): api.namespace(...)`)
+        is first read with the def's other names, out of its scope (`read`'s binding pass),
+        where the parameter is a global name; read again in the def, the parameter is what it
+        is made on and mounted under."""
+        if not isinstance(owner, Param):
+            return
+        child = RouterRef(site)
+        for index, mount in enumerate(self.mounts):
+            if mount.child == child and mount.parent != owner:
+                self.mounts[index] = dataclasses.replace(mount, parent=owner)
+        decl = self.routers[site]
+        if decl.made_on is not None:
+            self.routers[site] = dataclasses.replace(decl, made_on=owner)
+
+    def _namespace_path(self, call: ast.Call) -> Expr | None:
+        """A `Namespace(name, description, path)`'s own prefix as flask-restx computes it,
+        `(path or "/" + name).rstrip("/")`: an empty `path=""` is its name's."""
+        path = _argument(call, 2, "path")
+        if type(path) is ast.Constant and type(path.value) is str and path.value:
+            return Lit(path.value.rstrip("/"))
+        if path is not None and not (type(path) is ast.Constant and not path.value):
+            return self._present(path)
+        title = _argument(call, 0, "name")
+        if title is None:
+            return None
+        named = self._expr(title)
+        return Concat((Lit("/"), named)) if named is not None else Opaque()
 
     def _resource(self, call: ast.Call, owner: Expr | None) -> None:
         if owner is None or not call.args:
@@ -2429,8 +2483,9 @@ class _Reader:
 
 
 # returned values in which no name is read as a parameter or a local
-# (a comparison or `not`, read as a flag, may test a parameter: `py_branches.flag`)
-_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set, ast.BoolOp,
+# (a comparison or `not`, read as a flag, may test a parameter: `py_branches.flag`; so may
+# `test and a or b`: `py_branches.and_or`)
+_NAMELESS = frozenset({ast.Constant, ast.Dict, ast.Set,
                        ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp, ast.Lambda})  # fmt: skip
 _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast.FunctionDef,
                       ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
