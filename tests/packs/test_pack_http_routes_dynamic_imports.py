@@ -103,6 +103,14 @@ def _findings(files: dict[str, str]) -> list[tuple[str, list[str]]]:
             id="template-of-a-constant",
         ),
         pytest.param(
+            "const FOLDER = 'routes';\n"
+            "async function start() {\n"
+            "  const m = await import(`./${FOLDER}\\u002f\\x761.js`);\n"
+            "  app.use('/api', m.default);\n"
+            "}\nstart();\n",
+            id="template-with-escapes",
+        ),
+        pytest.param(
             "async function start() {\n"
             "  const m = await import(__dirname + '/routes/' + 'v1.js');\n"
             "  app.use('/api', m.default);\n"

@@ -230,12 +230,10 @@ class Collector:
     def run(self, path: str, entry: UrlEntry) -> Built | str:
         """The URL entries `entry`'s call gives, each with its file and gaps; a string: why
         they are not known."""
-        node = _parsed(entry.code, entry.line, "eval")
-        if not isinstance(node, ast.expr):
-            return "its call does not parse"
-        got = self.evaluated(path, entry.line, node, "builds them")
-        if isinstance(got, Why):
-            return got.why
+        read = self.call_value(path, entry, "builds them")
+        if isinstance(read, str):
+            return read
+        node, got = read
         out = self.entries(got, path, node)
         if out is None:
             return "the value the project's code builds is not a list the pack can follow"
@@ -254,18 +252,26 @@ class Collector:
             out = [(f, e, (*g, gap)) for f, e, g in out]
         return out
 
+    def call_value(self, path: str, entry: UrlEntry, verb: str) -> tuple[ast.expr, object] | str:
+        """`entry`'s call and the value the project's code gives it; a string: why not."""
+        node = _parsed(entry.code, entry.line, "eval")
+        if not isinstance(node, ast.expr):
+            return "its call does not parse"
+        got = self.evaluated(path, entry.line, node, verb)
+        if isinstance(got, Why):
+            return got.why
+        return node, got
+
     def view(self, path: str, entry: UrlEntry) -> tuple[str, UrlEntry, tuple[str, ...]] | str:
         """The view `entry`'s call of a project function returns (`make_view()`, whose code
         returns `X.as_view()`, `import_string(settings.VIEW).as_view()` or a function of the
         project): the URL entry naming it where it is written (its file, the entry read there)
         and the configuration defaults the settings it read were taken with; a string: why it
         is not known."""
-        node = _parsed(entry.code, entry.line, "eval")
-        if not isinstance(node, ast.expr):
-            return "its call does not parse"
-        got = self.evaluated(path, entry.line, node, "makes it")
-        if isinstance(got, Why):
-            return got.why
+        read = self.call_value(path, entry, "makes it")
+        if isinstance(read, str):
+            return read
+        got = read[1]
         if not (isinstance(got, Ref) and got.kind in _VIEW_KINDS and got.origin is not None):
             return (
                 "it returns a value the scanned files do not show: a view named at run time, "

@@ -212,7 +212,7 @@ def _spelled(reader: _Reader, node: _Node | None, depth: int) -> str | None:
     if reader._text(node) in _FOLDER_NAMES:
         return _HERE
     if kind == "template_string":
-        return _template(reader, node, depth)
+        return reader._template_text(node, lambda inner: _spelled(reader, inner, depth + 1))
     if kind == "binary_expression":
         if reader._text(node.child_by_field_id(reader.fields.operator)) != "+":
             return None
@@ -232,22 +232,6 @@ def _spelled(reader: _Reader, node: _Node | None, depth: int) -> str | None:
     if kind == "call_expression":
         return _called(reader, node, depth)
     return None
-
-
-def _template(reader: _Reader, node: _Node, depth: int) -> str | None:
-    """`` `./routes/${VERSION}.js` ``: its fragments and the parts it substitutes."""
-    parts: list[str] = []
-    for part in node.named_children:
-        if part.type == "string_fragment":
-            parts.append(reader._text(part))
-        elif part.type == "template_substitution" and part.named_children:
-            inner = _spelled(reader, part.named_children[0], depth + 1)
-            if inner is None:
-                return None
-            parts.append(inner)
-        else:  # an escape sequence: not read
-            return None
-    return "".join(parts)
 
 
 def _url(reader: _Reader, node: _Node, depth: int) -> str | None:

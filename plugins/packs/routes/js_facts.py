@@ -4396,6 +4396,27 @@ class _Reader:
             return ""
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
+    def _template_text(self, node: _Node, spell: Callable[[_Node], str | None]) -> str | None:
+        """A template literal's text, each `${…}` spelled by `spell` and each escape read as
+        JavaScript reads it; None when a part cannot be spelled."""
+        parts: list[str] = []
+        for part in node.named_children:
+            if part.type == "string_fragment":
+                parts.append(self._text(part))
+            elif part.type == "escape_sequence":
+                text = _unescaped(self._text(part))
+                if text is None:
+                    return None
+                parts.append(text)
+            elif part.type == "template_substitution" and part.named_children:
+                inner = spell(part.named_children[0])
+                if inner is None:
+                    return None
+                parts.append(inner)
+            else:
+                return None
+        return "".join(parts)
+
 
 # a JavaScript string literal's escapes: `\\`, `\'`, `\n`..., `\xHH`, `\uHHHH`, `\u{H…}`, a
 # line continuation; any other escaped character is that character (`'\\d'` is `\d`,

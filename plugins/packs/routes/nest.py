@@ -485,18 +485,7 @@ def _glob(reader: _Reader, node: _Node, depth: int = 0) -> str | None:
     if kind == "member_expression" and reader._text(node) == "import.meta.dirname":
         return "."
     if kind == "template_string":
-        parts: list[str] = []
-        for child in node.named_children:
-            if child.type == "string_fragment":
-                parts.append(reader._text(child))
-            elif child.type == "template_substitution" and child.named_children:
-                inner = _glob(reader, child.named_children[0], depth + 1)
-                if inner is None:
-                    return None
-                parts.append(inner)
-            elif child.type != "escape_sequence":
-                return None
-        return "".join(parts)
+        return reader._template_text(node, lambda inner: _glob(reader, inner, depth + 1))
     if kind == "binary_expression":
         if reader._text(node.child_by_field_id(reader.fields.operator)) != "+":
             return None
