@@ -11,6 +11,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import NoReturn
 
 import tree_sitter
 import tree_sitter_javascript
@@ -20,6 +21,7 @@ from ..scan_read import ParseFailure
 from . import (
     dotenv_loads,
     flow,
+    grammar_gaps,
     js_dirload,
     js_dynimport,
     js_hooks,
@@ -31,7 +33,6 @@ from . import (
     koa_decorators,
     nest,
     nextjs,
-    ts_tagged,
 )
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
@@ -425,22 +426,36 @@ def parsed(source: bytes, path: str) -> tuple[_Node, str]:
     Flow's types by TSX's, `flow`); `ParseFailure` at the line of the first ERROR or MISSING
     node when the tree has one."""
     language = language_of(path)
-    root = _parser(language).parse(source).root_node
+    parser = _parser(language)
+    tree = parser.parse(source)
+    root = tree.root_node
     if root.has_error and language == "javascript":
         typed, read = _flow_tree(source)
         if read:
             return typed, "tsx"
         if flow.is_flow(source):
-            root = typed  # its first error, not the first type JavaScript's grammar rejects
-    if root.has_error and language != "javascript":  # a tagged template's type arguments
-        plain = ts_tagged.blanked(source)
-        retried = _parser(language).parse(plain).root_node if plain != source else root
-        root = root if retried.has_error else retried
+            return _failed(typed)  # its first error, not the first type JavaScript rejects
+    if root.has_error and language != "javascript":  # TypeScript the grammar does not know
+        plain = grammar_gaps.blanked(source)
+        if plain != source:
+            tree = parser.parse(plain)
+            if not tree.root_node.has_error:
+                return tree.root_node, language
+        source = plain
+    if root.has_error and b"&" in source:  # a bare `&` in JSX
+        read_through = grammar_gaps.ampersands_read(parser, source, tree)
+        if read_through is not None:
+            return read_through, language
     if root.has_error:
-        bad = _first_error(root)
-        what = f"missing {bad.type}" if bad.is_missing else "syntax error"
-        raise ParseFailure(bad.start_point.row + 1, what)
+        return _failed(root)
     return root, language
+
+
+def _failed(root: _Node) -> NoReturn:
+    """`ParseFailure` at the first error of `root`."""
+    bad = grammar_gaps.first_error(root)
+    what = f"missing {bad.type}" if bad.is_missing else "syntax error"
+    raise ParseFailure(bad.start_point.row + 1, what)
 
 
 def _parser(language: str) -> tree_sitter.Parser:
@@ -457,13 +472,6 @@ def _flow_tree(source: bytes) -> tuple[_Node, bool]:
     flow_file = flow.is_flow(source)
     root = _parser("tsx").parse(flow.blanked(source) if flow_file else source).root_node
     return root, not root.has_error or (flow_file and flow.errors_only_in_types(root))
-
-
-def _first_error(node: _Node) -> _Node:
-    for child in node.children:
-        if child.has_error or child.is_missing or child.type == "ERROR":
-            return _first_error(child)
-    return node
 
 
 class _Fields:
