@@ -1756,11 +1756,24 @@ class _Reader:
             return  # `app.route(p).get(h)`: a chain, not a table
         table = _unwrap(table) or table
         listed = self._list_value(table) if table.type == "array" else None
-        # `server.route(options.routes)` in a plugin: what its register call gives it
-        given = self._param_member(table) if table.type == "member_expression" else None
+        # `server.route(options.routes)` in a plugin, `server.route(routes)` in
+        # `createServer(port, routes)`: what the calls of the function give it
+        given = self._param_table(table)
         expr = given or self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
+
+    def _param_table(self, table: _Node) -> Param | Member | None:
+        """The route table `server.route(…)` is given when it is a parameter of the function
+        the call is written in, or a member of one (`options.routes`): the linker binds it to
+        what each scanned call of that function passes (`_attach_passed_table`); None for any
+        other table, read as it is written."""
+        if table.type == "member_expression":
+            return self._param_member(table)
+        if table.type != "identifier":
+            return None
+        read = self._value(table)  # a local or another declaration shadowing it: not one
+        return read if isinstance(read, Param) else None
 
     def _route_table(self, node: _Node) -> StarletteRoutes | None:
         """An array whose every item is route options (an object with a `method` and one of the
@@ -3710,7 +3723,7 @@ class _Reader:
             ):
                 continue
             arguments = self._arguments(call)
-            table = any(self._table_name(a) for a in arguments)
+            table = any(self._table_name(a) or self._made_table(a) for a in arguments)
             # `SPECS.forEach((s) => register(s))`: each item of a list the file spells
             looped = (
                 not table
@@ -3722,7 +3735,7 @@ class _Reader:
                 continue
             target = self._expr(callee)
             read, needed = (self._value, ()) if table or looped else (self._owner, (Param,))
-            kept = (*_PASSED, Namespace) if looped else _PASSED
+            kept = (*_PASSED, Namespace) if looped else (*_PASSED, Call) if table else _PASSED
             if target is not None and self._invoke(call, target, read, needed, kept):
                 seen.add(call.start_byte)
 
@@ -3744,6 +3757,25 @@ class _Reader:
             return False
         bound = self.bindings.get(self._text(argument))
         return isinstance(bound, Namespace | Items)
+
+    def _made_table(self, argument: _Node) -> bool:
+        """Whether `argument` is what the project gives a function as a table it may register
+        (`createServer(port, Routes.apiRoutes(api))`, `start(routes)`): a call of a function
+        the module declares or imports, or a name or member of an import (`Routes.admin`). The
+        call passing it is recorded, so a `server.route(routes)` on the parameter that receives
+        it is bound to it (`linker._attach_passed_table`)."""
+        argument = _unwrap(argument) or argument
+        while argument.type in {"call_expression", "member_expression"}:
+            head = argument.child_by_field_id(
+                self.fields.function if argument.type == "call_expression" else self.fields.object
+            )
+            if head is None:
+                return False
+            argument = _unwrap(head) or head
+        if argument.type != "identifier":
+            return False
+        name = self._text(argument)  # `require('kit').table()`: a package's, a finding there
+        return name == "require" or isinstance(self.bindings.get(name), Function | ImportRef)
 
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
