@@ -89,6 +89,37 @@ def test_each_server_serves_only_the_table_its_call_passes() -> None:
     assert sorted(located(files)) == ["GET /status", "PUT /tickets/{ref}"]
 
 
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (  # joined from two factories' results
+            "Tables.staffTable(deps).concat(Tables.publicTable(deps))",
+            {"GET /status", "PUT /tickets/{ref}", "DELETE /tickets/{ref}"},
+        ),
+        (  # a factory's list spread into a literal with one more route
+            "[...Tables.staffTable(deps), { method: 'GET', path: '/echo', handler: () => 1 }]",
+            {"GET /status", "PUT /tickets/{ref}", "DELETE /tickets/{ref}", "GET /echo"},
+        ),
+        (  # a literal table written at the call: the staff factory's routes are not served
+            "[{ method: 'GET', path: '/echo', handler: () => 1 }]",
+            {"GET /status", "PUT /tickets/{ref}", "GET /echo"},
+        ),
+    ],
+)
+def test_a_table_joined_or_written_at_the_call_is_read_part_by_part(
+    given: str, expected: set[str]
+) -> None:
+    files = {**FACTORY, "src/boot.js": BOOT.replace("Tables.staffTable(deps)", given)}
+    assert set(located(files)) == expected
+    assert not document(files)["findings"]
+
+
+def test_a_literal_table_passed_is_placed_where_its_entries_are_written() -> None:
+    given = "[{ method: 'GET', path: '/echo', handler: () => 1 }]"
+    files = {**FACTORY, "src/boot.js": BOOT.replace("Tables.staffTable(deps)", given)}
+    assert located(files)["GET /echo"] == "src/boot.js:16"
+
+
 # -- B: an array a module exports, passed by name and as a namespace's member (ESM) --
 
 EXPORTED: dict[str, str] = {

@@ -229,6 +229,9 @@ _PASSED = (
     Fallback,
     Apply,  # `launch(app, routing('/till'))`: a helper's result, its options or prefix
 )  # what a call passes a route is made of
+# what a call passes a function that may register it as a route table: a project function's
+# call (`Routes.api(deps)`), a list written there or joined (`a(x).concat(b(x))`, `[...a, r]`)
+_TABLES_PASSED = (*_PASSED, Call, Items, Mapped)
 _BLANKS = frozenset(b" \t\r\n")
 
 
@@ -3734,8 +3737,12 @@ class _Reader:
             if not table and not looped and not any(self._passed_on(a) for a in arguments):
                 continue
             target = self._expr(callee)
-            read, needed = (self._value, ()) if table or looped else (self._owner, (Param,))
-            kept = (*_PASSED, Namespace) if looped else (*_PASSED, Call) if table else _PASSED
+            read, needed = (
+                (self._table_value if table else self._value, ())
+                if table or looped
+                else (self._owner, (Param,))
+            )
+            kept = (*_PASSED, Namespace) if looped else _TABLES_PASSED if table else _PASSED
             if target is not None and self._invoke(call, target, read, needed, kept):
                 seen.add(call.start_byte)
 
@@ -3758,6 +3765,14 @@ class _Reader:
         bound = self.bindings.get(self._text(argument))
         return isinstance(bound, Namespace | Items)
 
+    def _table_value(self, node: _Node) -> Expr | None:
+        """An argument of a call that may pass a route table, as `_value` reads it (a literal
+        table of route options: each entry where it is written), else a list literal as
+        `_list_value` reads it (`[...Routes.api(deps), extra]`: the parts joined)."""
+        value = self._value(node)
+        bare = _unwrap(node) or node
+        return value if value is not None or bare.type != "array" else self._list_value(bare)
+
     def _made_table(self, argument: _Node) -> bool:
         """Whether `argument` is what the project gives a function as a table it may register
         (`createServer(port, Routes.apiRoutes(api))`, `start(routes)`): a call of a function
@@ -3765,6 +3780,8 @@ class _Reader:
         call passing it is recorded, so a `server.route(routes)` on the parameter that receives
         it is bound to it (`linker._attach_passed_table`)."""
         argument = _unwrap(argument) or argument
+        if argument.type == "array":
+            return True  # `boot(port, [{ method, path, handler }])`
         while argument.type in {"call_expression", "member_expression"}:
             head = argument.child_by_field_id(
                 self.fields.function if argument.type == "call_expression" else self.fields.object
