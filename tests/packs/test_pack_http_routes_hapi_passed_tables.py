@@ -215,6 +215,19 @@ def test_a_table_out_of_sight_is_a_finding_where_registered_and_where_passed() -
     ]
 
 
+def test_a_table_held_by_a_local_is_followed_and_a_choice_is_a_finding_at_the_call() -> None:
+    held = BOOT.replace(
+        "  return boot(STAFF_PORT, deps, Tables.staffTable(deps), true)\n",
+        "  const table = Tables.staffTable(deps)\n  return boot(STAFF_PORT, deps, table, true)\n",
+    )
+    assert "DELETE /tickets/{ref}" in located({**FACTORY, "src/boot.js": held})
+    chosen = BOOT.replace("Tables.staffTable(deps)", "(deps.open ? Tables.staffTable(deps) : [])")
+    files = {**FACTORY, "src/boot.js": chosen}
+    assert "DELETE /tickets/{ref}" not in located(files)
+    # never silent: the staff call's table is named where it is passed
+    assert {"src/boot.js:6", "src/boot.js:16"} <= set(finding_places(files)["UNRESOLVED_ROUTE"])
+
+
 def test_a_parameter_no_call_passes_is_a_finding_at_the_registration() -> None:
     files = {**FACTORY, "src/boot.js": BOOT.split("const startPublic")[0]}
     assert located(files) == {}

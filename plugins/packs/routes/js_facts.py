@@ -3769,19 +3769,46 @@ class _Reader:
         """An argument of a call that may pass a route table, as `_value` reads it (a literal
         table of route options: each entry where it is written), else a list literal as
         `_list_value` reads it (`[...Routes.api(deps), extra]`: the parts joined)."""
-        value = self._value(node)
         bare = _unwrap(node) or node
+        if bare.type == "identifier":
+            held = self._local_initializer(bare)  # `const table = Routes.api(x)` before it
+            if held is not None and held.end_byte < bare.start_byte and self._made_table(held):
+                bare = held  # a router or any other local: read as `_value` reads it
+        value = self._value(bare)
         return value if value is not None or bare.type != "array" else self._list_value(bare)
 
-    def _made_table(self, argument: _Node) -> bool:
+    def _made_table(self, argument: _Node, packages: bool = True) -> bool:
         """Whether `argument` is what the project gives a function as a table it may register
-        (`createServer(port, Routes.apiRoutes(api))`, `start(routes)`): a call of a function
-        the module declares or imports, or a name or member of an import (`Routes.admin`). The
-        call passing it is recorded, so a `server.route(routes)` on the parameter that receives
-        it is bound to it (`linker._attach_passed_table`)."""
+        (`createServer(port, Routes.apiRoutes(api))`, `start(routes)`): a list literal, a call
+        of a function the module declares or imports, or a name or member of an import
+        (`Routes.admin`); not an app or router a framework makes (`_creates`: the router code
+        reads those). The call passing it is recorded, so a `server.route(routes)` on the
+        parameter that receives it is bound to it (`linker._attach_passed_table`). A choice
+        (`flag ? Routes.admin(x) : []`, `a || b`) or a local holding one (`const t =
+        Routes.api(x)`) is one where a side or the value is the project's own (a list, a
+        function the file declares, a relative import's): where the linker cannot read it, it
+        is a finding at the call, not a table silently dropped. `packages`: a package's
+        function or value counts (only for the argument itself)."""
         argument = _unwrap(argument) or argument
         if argument.type == "array":
             return True  # `boot(port, [{ method, path, handler }])`
+        if argument.type in {"ternary_expression", "binary_expression"}:
+            sides = (
+                self.fields.consequence,
+                self.fields.alternative,
+                self.fields.left,
+                self.fields.right,
+            )
+            return any(
+                (side := argument.child_by_field_id(field)) is not None
+                and self._made_table(side, packages=False)
+                for field in sides
+            )
+        held = self._local_initializer(argument) if argument.type == "identifier" else None
+        if held is not None and held.end_byte < argument.start_byte:
+            return self._made_table(held, packages=False)
+        if self._creates(argument) is not None:
+            return False
         while argument.type in {"call_expression", "member_expression"}:
             head = argument.child_by_field_id(
                 self.fields.function if argument.type == "call_expression" else self.fields.object
@@ -3792,7 +3819,25 @@ class _Reader:
         if argument.type != "identifier":
             return False
         name = self._text(argument)  # `require('kit').table()`: a package's, a finding there
-        return name == "require" or isinstance(self.bindings.get(name), Function | ImportRef)
+        bound = self.bindings.get(name)
+        if not packages:
+            return isinstance(bound, Function) or (
+                isinstance(bound, ImportRef) and bound.module.startswith(".")
+            )
+        return name == "require" or isinstance(bound, Function | ImportRef)
+
+    def _local_initializer(self, node: _Node) -> _Node | None:
+        """The value the local `node` names is declared with in the function it is read in,
+        when declared there once (`_declared_once`); None for any other name."""
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        if body is None or body.type != "statement_block":
+            return None
+        found = self._declared_once(body, self._text(node))
+        value = found.child_by_field_id(self.fields.value) if found is not None else None
+        return _unwrap(value) or value if value is not None else None
 
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
