@@ -126,8 +126,7 @@ def test_marks_appended_to_a_list_attribute_are_routes_of_each_registered_instan
 
 def test_an_inherited_marked_method_names_the_class_that_defines_it() -> None:
     handlers = {
-        str(r["name"]): r["attrs"].get("handler")
-        for r in document(ATTRIBUTE_LISTS)["resources"]
+        str(r["name"]): r["attrs"].get("handler") for r in document(ATTRIBUTE_LISTS)["resources"]
     }
     assert handlers["GET /manual/health"] == "Manual(Shared.health)"
     assert handlers["GET /manual/"] == "Manual.index"
