@@ -347,8 +347,31 @@ def test_a_collector_not_read_is_a_finding_at_each_marked_method() -> None:
     assert set(finding_places(UNREAD_COLLECTOR)["UNRESOLVED_ROUTE"]) == marked
 
 
+UNREAD_FASTAPI_COLLECTOR = {
+    **FASTAPI_ROUTERS,
+    "svc/routers.py": FASTAPI_ROUTERS["svc/routers.py"].replace(
+        'self.add_api_route(spec["path"], fn', "self.add_api_route(self.full(spec), fn"
+    ),
+}
+
+
+def test_an_api_router_subclass_whose_collector_is_not_read_is_a_finding_at_each_mark() -> None:
+    assert "self.full(spec)" in UNREAD_FASTAPI_COLLECTOR["svc/routers.py"]
+    assert placed(UNREAD_FASTAPI_COLLECTOR) == {}
+    marked = ["svc/routers.py:20", "svc/routers.py:24"]
+    assert sorted(finding_places(UNREAD_FASTAPI_COLLECTOR)["UNRESOLVED_ROUTE"]) == marked
+
+
 @pytest.mark.parametrize(
-    "files", [ATTRIBUTE_LISTS, REGISTRY, OWN_CLASS_DICT, FASTAPI_ROUTERS, UNREAD_COLLECTOR]
+    "files",
+    [
+        ATTRIBUTE_LISTS,
+        REGISTRY,
+        OWN_CLASS_DICT,
+        FASTAPI_ROUTERS,
+        UNREAD_COLLECTOR,
+        UNREAD_FASTAPI_COLLECTOR,
+    ],
 )
 def test_the_prefilter_changes_nothing_on_marked_routes(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -505,8 +505,8 @@ def _reads_mark(node: ast.expr, fns: set[str]) -> str | None:
         and _uses(node.args[0], fns)
     ):
         return _text(node.args[1])
-    if isinstance(node, ast.Attribute) and _uses(node.value, fns):
-        return node.attr
+    if isinstance(node, ast.Attribute) and _uses(node.value, fns) and node.attr[:2] != "__":
+        return node.attr  # `fn._routes` (`fn.__func__` is the member itself)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         holder = node.func.value
         if (
