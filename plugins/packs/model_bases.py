@@ -146,6 +146,7 @@ _EMAIL_FORM = _django(
 )
 _MODEL_UTILS = "django-model-utils 5.0.0 (model_utils/models.py)"
 _EXTENSIONS = "django-extensions 4.1 (django_extensions/db/models.py)"
+_ORDERED = "django-ordered-model 3.7.4 (ordered_model/models.py)"
 _OAUTH = "django-oauth-toolkit 3.4.1 (oauth2_provider/models.py)"
 _TREEBEARD = "django-treebeard 7.0.3 (treebeard/)"
 _CELERY_BEAT = "django-celery-beat (django_celery_beat/models.py)"
@@ -366,6 +367,9 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
         "django-soft-delete 1.0.23 (django_softdelete/models.py)",
         *("deleted_at", "restored_at", "transaction_id"),
     ),
+    # django-ordered-model 3.7.4 (ordered_model/models.py): both abstract, `order` on the second
+    "ordered_model.models.OrderedModelBase": _django(_ORDERED),
+    "ordered_model.models.OrderedModel": _django(_ORDERED, "order"),
     "django_extensions.db.models.TimeStampedModel": _django(_EXTENSIONS, "created", "modified"),
     "django_extensions.db.models.TitleDescriptionModel": _django(
         _EXTENSIONS, "title", "description"

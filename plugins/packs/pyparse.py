@@ -26,12 +26,20 @@ import platform
 import sys
 from typing import Any
 
+from . import py_match
+
 _NEWER_THAN = f"Python {platform.python_version()}"
 
 
 def parse_python(source: str, path: str) -> ast.Module:
     """`ast.parse(source, filename=path)`, with the same tree and the same errors for what
-    this interpreter reads; newer syntax read as described above."""
+    this interpreter reads; newer syntax read as described above; `match` statements as the
+    `if` chains they behave as (`py_match`)."""
+    tree = _parsed(source, path)
+    return py_match.as_ifs(tree) if py_match.MAY_MATCH.search(source) else tree
+
+
+def _parsed(source: str, path: str) -> ast.Module:
     try:
         return _parse(source, path)
     except SyntaxError as error:

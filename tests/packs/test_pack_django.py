@@ -107,6 +107,28 @@ def test_django_soft_deletes_abstract_model_is_a_recorded_base() -> None:
     assert linked.findings == []
 
 
+def test_django_ordered_models_abstract_bases_are_recorded_bases() -> None:
+    """django-ordered-model's `OrderedModel` (an `order` column) and `OrderedModelBase` (none)
+    are abstract (read in its 3.7.4 source): each subclass is a table of its app, its
+    many-to-many fields' tables too (was an `UNKNOWN_MODEL_BASE` and no table)."""
+    source = (
+        "from django.db import models\n"
+        "from ordered_model.models import OrderedModel, OrderedModelBase\n\n\n"
+        "class Step(OrderedModel):\n    title = models.CharField(max_length=9)\n"
+        "    tags = models.ManyToManyField('Tag')\n\n\n"
+        "class Tag(OrderedModelBase):\n    rank = models.IntegerField()\n"
+        "    order_field_name = 'rank'\n"
+    )
+    path = "plans/models.py"
+    linked = django_models.link([(path, django_models.extract(path, source))])
+    assert {(r["name"], r["attrs"]["columns"]) for r in linked.resources} == {
+        ("plans_step", 3),
+        ("plans_tag", 2),
+        ("plans_step_tags", 3),
+    }
+    assert linked.findings == []
+
+
 def test_models_on_djangos_own_contrib_session_and_log_models_are_tables(tmp_path: Path) -> None:
     """A custom session store's model on Django's abstract `AbstractBaseSession` (imported
     from `base_session`, or re-exported by `sessions.models` under another name) and a subclass

@@ -209,6 +209,34 @@ def test_a_koa_router_returned_by_a_required_function_is_mounted_where_it_is_cal
     assert not prefix_unresolved(KOA)
 
 
+@pytest.mark.parametrize(
+    "made",
+    [
+        "export const makeRouter = () => new Router<State, Ctx & Auth>();\n",
+        "export function makeRouter() {\n  return new Router({ prefix: '' });\n}\n",
+    ],
+    ids=["arrow-typed-new", "function-new"],
+)
+def test_a_router_a_project_function_makes_with_new_is_the_caller_s_router(made: str) -> None:
+    files = {
+        "src/lib/routers.ts": "import Router from '@koa/router';\n" + made,
+        "src/api/pets.ts": (
+            "import { makeRouter } from '../lib/routers';\n"
+            "const pets = makeRouter();\n"
+            "pets.get('/list', (ctx) => {});\n"
+            "export default pets;\n"
+        ),
+        "src/api/index.ts": (
+            "import Koa from 'koa';\n"
+            "import pets from './pets';\n"
+            "const app = new Koa();\n"
+            "app.use(pets.routes());\n"
+            "export const handler = app.callback();\n"
+        ),
+    }
+    assert names(files) == {"GET /list"}
+
+
 @pytest.mark.parametrize("files", [SHOP, PANEL, KOA], ids=["require-called", "esm", "koa"])
 def test_pre_filtered_equals_parse_all(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

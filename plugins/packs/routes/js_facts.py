@@ -190,6 +190,7 @@ _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
 _SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
+_CALLS = frozenset({"call_expression", "new_expression"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
 # a class body's field, TypeScript's and JavaScript's, and the field naming it
@@ -4155,8 +4156,8 @@ class _Reader:
             body = _unwrap(returned[0].named_children[0])
         if body is not None and (listed := js_pushed.local_list(self, body)) is not None:
             return listed  # `return out` of a list the function fills by `push`
-        if body is not None and body.type == "call_expression" and self._made_router(body):
-            return self._expr(body)  # `return express.Router().get('/a', h)`: that router
+        if body is not None and body.type in _CALLS and self._made_router(body):
+            return self._expr(body)  # `return express.Router().get('/a', h)`, `new Router()`
         if body is not None and body.type == "call_expression":
             forwarded = self._forwarded(body) or self._applied(body)
             if forwarded is not None or not self._builds(body, function):

@@ -286,10 +286,16 @@ class _Reader:
         self._literals = _module_literals(tree.body)
         self._module_body = tree.body
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
+        branched = _branch_assigning(tree.body)  # an `if`'s last statement -> the `if`, names
+        earlier: dict[str, Expr | None] = {}
         for stmt in statements:
+            if id(stmt) in branched.first:
+                earlier = {n: self.bindings.get(n) for n in branched.first[id(stmt)]}
             if type(stmt) in _BINDERS:
                 self.line = stmt.lineno
                 self._bind(stmt, override=True)
+            if id(stmt) in branched.last:
+                self._bind_branched(branched.last[id(stmt)], earlier)
         done = 0
         while done < len(functions):  # function bodies: their names fill only what is left free
             function = functions[done]
@@ -563,6 +569,24 @@ class _Reader:
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
             self._set(stmt.name, self._class(stmt), override)
+
+    def _bind_branched(self, stmt: ast.If, earlier: dict[str, Expr | None]) -> None:
+        """Each module-level name the branches of `stmt` assign, bound to what it holds after
+        it: a `Choice` over the tests (`py_branches`), the value before the `if` where no
+        branch assigns it, for the linker to decide by the configuration's defaults. Left as
+        the last assignment read when a branch is written in a shape not followed."""
+        for name, before in earlier.items():
+            last = self.bindings.pop(name, None)
+            if before is not None:
+                self.bindings[name] = before
+            tail: ast.stmt = ast.Return(ast.Name(name, ast.Load())) if before else ast.Raise()
+            body = [_returning(stmt, name), tail]
+            value = branched_return(
+                body, lambda n: self._chosen(n) or self._value(n), self.bindings
+            )
+            value = value if value is not None else last
+            if value is not None:
+                self.bindings[name] = value
 
     def _config_object(self, targets: list[ast.expr], call: ast.Call) -> None:
         """`env = environ.Env()`, `env = Env()` (environs), `config = AutoConfig(...)`
@@ -2528,6 +2552,66 @@ _BINDERS = frozenset({ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom, ast
                       ast.AsyncFunctionDef, ast.ClassDef})  # fmt: skip
 _BLOCKS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith})
 _TRIES = frozenset({ast.Try, ast.TryStar})
+
+
+@dataclasses.dataclass(slots=True)
+class _Branched:
+    """The module-level `if`s that assign names: by id of the `if`, the names; by id of the
+    last statement written in it (as `_flatten` orders them), the `if`."""
+
+    first: dict[int, list[str]] = dataclasses.field(default_factory=dict)
+    last: dict[int, ast.If] = dataclasses.field(default_factory=dict)
+
+
+def _branch_assigning(body: Sequence[ast.stmt]) -> _Branched:
+    found = _Branched()
+    for stmt in body:
+        if type(stmt) is not ast.If:
+            continue
+        assert isinstance(stmt, ast.If)
+        inner: list[ast.stmt] = []
+        _flatten([stmt], inner, [], [])
+        names = {
+            target.id
+            for each in inner
+            for target in (
+                each.targets if type(each) is ast.Assign else [getattr(each, "target", None)]
+            )
+            if type(each) in (ast.Assign, ast.AnnAssign) and type(target) is ast.Name
+        }
+        if names:
+            found.first[id(stmt)] = sorted(names)
+            found.last[id(inner[-1])] = stmt
+    return found
+
+
+def _returning(stmt: ast.If, name: str) -> ast.If:
+    """`stmt` with each assignment of `name` in its branches made a `return` of the value."""
+
+    def block(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for each in stmts:
+            if type(each) is ast.If:
+                assert isinstance(each, ast.If)
+                out.append(_returning(each, name))
+            elif _assigns_name(each, name):
+                out.append(ast.Return(each.value))  # type: ignore[attr-defined]
+            else:
+                out.append(each)
+        return out
+
+    return ast.If(stmt.test, block(stmt.body), block(stmt.orelse))
+
+
+def _assigns_name(stmt: ast.stmt, name: str) -> bool:
+    if type(stmt) is ast.Assign:
+        assert isinstance(stmt, ast.Assign)
+        return any(type(t) is ast.Name and t.id == name for t in stmt.targets)
+    if type(stmt) is ast.AnnAssign:
+        assert isinstance(stmt, ast.AnnAssign)
+        target = stmt.target
+        return stmt.value is not None and type(target) is ast.Name and target.id == name
+    return False
 
 
 def _flatten(

@@ -1,0 +1,74 @@
+"""`match` statements (Python 3.10) read as the `if`/`elif`/`else` chain they behave as, so that
+every reader that follows a module's or a function's branches (which value a name is given,
+which routes a branch registers, which settings object the configuration picks) follows a
+`match` too, instead of each reader learning a statement of its own or losing what is written
+in its cases (`match environment: case Env.DEV: config = DevConfig()`).
+
+A case of literal values, `None`/`True`/`False`, dotted names (`Env.DEV`) and their `|` is
+the comparison Python makes (`==`, `is`); an irrefutable case (`_`, a bare capture) is the
+`else`, a capture binding the subject first; a guard is `and`ed. Any other pattern (a class,
+a sequence, a mapping pattern, `as`) becomes a test no reader can decide, spelled as the pattern
+is written. Only files that can hold a `match` statement are walked."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+# a line that may open a `match` statement (a soft keyword: also a common name, so a file
+# with such a line is only a candidate)
+MAY_MATCH = re.compile(r"^[ \t]*match\b[^\n]*:[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+
+
+def as_ifs(tree: ast.Module) -> ast.Module:
+    """`tree` with each `match` statement replaced by its `if` chain, in place."""
+    _Desugar().visit(tree)
+    return tree
+
+
+class _Desugar(ast.NodeTransformer):
+    def visit_Match(self, node: ast.Match) -> ast.stmt:
+        self.generic_visit(node)
+        chain: list[ast.stmt] = []
+        for case in reversed(node.cases):
+            body = list(case.body)
+            capture = _capture(case.pattern)
+            if capture is not None:
+                bound = ast.Assign([ast.Name(capture, ast.Store())], node.subject)
+                body.insert(0, ast.copy_location(bound, case.pattern))
+            test = _test(node.subject, case.pattern)
+            if case.guard is not None:
+                test = ast.BoolOp(ast.And(), [test, case.guard]) if test else case.guard
+            if test is None:
+                chain = body  # irrefutable: what runs when no case before it matched
+                continue
+            branch = ast.If(test, body, chain)
+            chain = [ast.copy_location(branch, case.pattern)]
+        made = (
+            chain[0]
+            if len(chain) == 1 and type(chain[0]) is ast.If
+            else ast.If(ast.Constant(True), chain or [ast.Pass()], [])
+        )
+        return ast.fix_missing_locations(ast.copy_location(made, node))
+
+
+def _capture(pattern: ast.pattern) -> str | None:
+    """The name an irrefutable `case name:` binds."""
+    return pattern.name if type(pattern) is ast.MatchAs and pattern.pattern is None else None
+
+
+def _test(subject: ast.expr, pattern: ast.pattern) -> ast.expr | None:
+    """The condition under which `pattern` matches `subject`; None: always."""
+    if type(pattern) is ast.MatchAs and pattern.pattern is None:
+        return None
+    if type(pattern) is ast.MatchValue:
+        return ast.Compare(subject, [ast.Eq()], [pattern.value])
+    if type(pattern) is ast.MatchSingleton:
+        return ast.Compare(subject, [ast.Is()], [ast.Constant(pattern.value)])
+    if type(pattern) is ast.MatchOr:
+        tests = [_test(subject, p) for p in pattern.patterns]
+        if any(t is None for t in tests):
+            return None
+        return ast.BoolOp(ast.Or(), [t for t in tests if t is not None])
+    # a pattern no reader decides: a name spelled as the pattern is, bound nowhere
+    return ast.Name(f"case {ast.unparse(pattern)}", ast.Load())
