@@ -347,6 +347,25 @@ def test_a_collector_not_read_is_a_finding_at_each_marked_method() -> None:
     assert set(finding_places(UNREAD_COLLECTOR)["UNRESOLVED_ROUTE"]) == marked
 
 
+UNSEEN_INSTANCES = {
+    **ATTRIBUTE_LISTS,
+    "app.py": """\
+from flask import Flask
+
+from site_pkg import pages
+
+app = Flask(__name__)
+for module in pages.__dict__.values():
+    app.register_blueprint(module(None))
+""",
+}
+
+
+def test_a_collector_no_registered_instance_runs_is_a_finding_at_its_registration() -> None:
+    assert placed(UNSEEN_INSTANCES) == {}
+    assert "site_pkg/base.py:10" in finding_places(UNSEEN_INSTANCES)["UNRESOLVED_ROUTE"]
+
+
 UNREAD_FASTAPI_COLLECTOR = {
     **FASTAPI_ROUTERS,
     "svc/routers.py": FASTAPI_ROUTERS["svc/routers.py"].replace(
@@ -370,6 +389,7 @@ def test_an_api_router_subclass_whose_collector_is_not_read_is_a_finding_at_each
         OWN_CLASS_DICT,
         FASTAPI_ROUTERS,
         UNREAD_COLLECTOR,
+        UNSEEN_INSTANCES,
         UNREAD_FASTAPI_COLLECTOR,
     ],
 )

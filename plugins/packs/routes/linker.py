@@ -1780,15 +1780,32 @@ class _RouteResolver:
                 scoped = self.evaluate(file, Sym(call.path[:-1]))
                 if isinstance(scoped, _Scoped) and isinstance(scoped.value, Namespace):
                     made.setdefault((scoped.file, id(scoped.value)), []).append((key, scoped))
+        collected: set[int] = set()  # the classes whose collectors an instance ran
         for instances in made.values():  # an instance kept as an object (`teachers =
             served = [i for i in instances if i[0] in mounted]  # Mod(db)`) serves nothing
             for key, scoped in served or instances:  # where another of its class is mounted
-                self._mark_routes(self.nodes[key], scoped)
+                collected.update(self._mark_routes(self.nodes[key], scoped))
+        self._uncollected(collected)
 
-    def _mark_routes(self, node: _Node, scoped: _Scoped) -> None:
+    def _uncollected(self, collected: set[int]) -> None:
+        """A collector read (its registration no route of its own) that no instance the
+        scanned files register runs: its marks' routes are not known, a finding at it."""
+        for path, facts in self.modules.items():
+            for value in facts.bindings.values():
+                if not isinstance(value, Namespace) or id(value) in collected:
+                    continue
+                for collector in (c for c in value.collectors if not c.reason):
+                    for line in collector.lines:
+                        self._unresolved(UNRESOLVED_ROUTE, path, line,
+                                         "the routes this loop registers from its class's marked "
+                                         "methods are of instances no scanned file registers on "
+                                         "an app: they are not listed")  # fmt: skip
+
+    def _mark_routes(self, node: _Node, scoped: _Scoped) -> set[int]:
+        """The marks' routes of one instance; the classes of its order (by `id`)."""
         order = self._view_order(scoped)
         if order is None:
-            return
+            return set()
         classes = [(c.file, c.value) for c in order
                    if isinstance(c, _Scoped) and isinstance(c.value, Namespace)]  # fmt: skip
         hidden = any(isinstance(c, str) for c in order)
@@ -1802,6 +1819,7 @@ class _RouteResolver:
                 factory = self._mark_factory(file, mark)
                 if factory is not None:
                     self._mark_route(node, classes, hidden, scoped, (file, cls), mark, factory)
+        return {id(cls) for _, cls in classes}
 
     def _mark_factory(self, file: str, mark: py_marks.Mark) -> py_marks.MarkFactory | None:
         """The project's decorator factory the mark's callee names, if it stores a record."""
