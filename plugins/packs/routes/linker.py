@@ -31,6 +31,7 @@ from . import (
     next_projects,
     nextjs,
     option_routes,
+    py_marks,
 )
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
@@ -1347,6 +1348,8 @@ class _RouteResolver:
             if found is None:
                 continue
             framework, prefix, guards, app, made = found
+            if value.init_prefix is None:  # what its `super().__init__` passes its base's
+                prefix = self._passed_prefix(entity.file, value, base, prefix)
             if value.init_prefix is not None:
                 text = self._string(entity.file, value.init_prefix)
                 prefix = Lit(text) if text is not None else value.init_prefix
@@ -1357,6 +1360,44 @@ class _RouteResolver:
                 guards += (Opaque(),)
             return (framework, prefix, guards, app, made)
         return None
+
+    def _passed_prefix(
+        self, file: str, value: Namespace, base: Expr, prefix: Expr | None
+    ) -> Expr | None:
+        """The prefix of a class whose base takes it from a parameter of its `__init__`
+        (`super().__init__(name, import_name, url_prefix=url_prefix)`): what the class's own
+        `super().__init__(...)` passes there, by name or position; passing nothing where the
+        parameter defaults to `None` gives none. Any other prefix is the base's."""
+        inherited = self.evaluate(file, base)
+        for _ in range(MAX_ANCESTORS):  # the nearest base that defines `__init__`
+            if not (
+                isinstance(inherited, _Scoped)
+                and isinstance(inherited.value, Namespace)
+                and inherited.value.init_params is None
+                and inherited.value.bases
+            ):
+                break
+            inherited = self.evaluate(inherited.file, inherited.value.bases[0])
+        if not (
+            isinstance(prefix, Sym)
+            and len(prefix.path) == 1
+            and isinstance(inherited, _Scoped)
+            and isinstance(inherited.value, Namespace)
+            and inherited.value.init_params is not None
+            and prefix.path[0] in inherited.value.init_params
+            and (value.super_args or value.super_keywords)
+        ):
+            return prefix
+        name = prefix.path[0]
+        index = inherited.value.init_params.index(name)
+        given = dict(value.super_keywords).get(name)
+        if given is None and index < len(value.super_args):
+            given = value.super_args[index]
+        if given is not None:
+            text = self._string(file, given)
+            return Lit(text) if text is not None else given
+        has_name = name in dict(value.super_keywords) or index < len(value.super_args)
+        return None if not has_name and name in inherited.value.none_defaults else prefix
 
     # -- the graph -------------------------------------------------------------------------
 
@@ -1369,6 +1410,7 @@ class _RouteResolver:
             self._chosen_plugins(path, facts)
             self._library_values(path, facts)
             self._class_views(path, facts)
+        self._marked_routes()
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1724,6 +1766,119 @@ class _RouteResolver:
                 self._register_view(path, register, view)
             else:
                 self._unknown_view(path, register, view)
+
+    def _marked_routes(self) -> None:
+        """Each instance of a router class of the project (`UserModule(db)` registered on an
+        app) whose methods carry marks of the project's decorator factories (`py_marks`): a
+        route per mark the class's collector registers, on that instance, at the decorated
+        method. Marks no collector the pack reads registers, where the class's bases show one
+        that is not read (or bases out of sight), are an `UNRESOLVED_ROUTE` at each method."""
+        mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
+        made: dict[tuple[str, int], list[tuple[tuple[str, str], _Scoped]]] = {}
+        for key, (file, call) in sorted(self.router_classes.items()):
+            if key in self.nodes and isinstance(call, Sym) and call.path[-1:] == (CALL,):
+                scoped = self.evaluate(file, Sym(call.path[:-1]))
+                if isinstance(scoped, _Scoped) and isinstance(scoped.value, Namespace):
+                    made.setdefault((scoped.file, id(scoped.value)), []).append((key, scoped))
+        collected: set[int] = set()  # the classes whose collectors an instance ran
+        for instances in made.values():  # an instance kept as an object (`teachers =
+            served = [i for i in instances if i[0] in mounted]  # Mod(db)`) serves nothing
+            for key, scoped in served or instances:  # where another of its class is mounted
+                collected.update(self._mark_routes(self.nodes[key], scoped))
+        self._uncollected(collected)
+
+    def _uncollected(self, collected: set[int]) -> None:
+        """A collector read (its registration no route of its own) that no instance the
+        scanned files register runs: its marks' routes are not known, a finding at it."""
+        for path, facts in self.modules.items():
+            for value in facts.bindings.values():
+                if not isinstance(value, Namespace) or id(value) in collected:
+                    continue
+                for collector in (c for c in value.collectors if not c.reason):
+                    for line in collector.lines:
+                        self._unresolved(UNRESOLVED_ROUTE, path, line,
+                                         "the routes this loop registers from its class's marked "
+                                         "methods are of instances no scanned file registers on "
+                                         "an app: they are not listed")  # fmt: skip
+
+    def _mark_routes(self, node: _Node, scoped: _Scoped) -> set[int]:
+        """The marks' routes of one instance; the classes of its order (by `id`)."""
+        order = self._view_order(scoped)
+        if order is None:
+            return set()
+        classes = [(c.file, c.value) for c in order
+                   if isinstance(c, _Scoped) and isinstance(c.value, Namespace)]  # fmt: skip
+        hidden = any(isinstance(c, str) for c in order)
+        nearest: dict[str, tuple[str, Namespace]] = {}  # each name's nearest definition
+        for file, cls in classes:
+            for name in (*(n for n, _ in cls.fields), *(m.method for m in cls.marks)):
+                nearest.setdefault(name, (file, cls))
+        for name in sorted(nearest):  # `dir()` order
+            file, cls = nearest[name]
+            for mark in (m for m in cls.marks if m.method == name):
+                factory = self._mark_factory(file, mark)
+                if factory is not None:
+                    self._mark_route(node, classes, hidden, scoped, (file, cls), mark, factory)
+        return {id(cls) for _, cls in classes}
+
+    def _mark_factory(self, file: str, mark: py_marks.Mark) -> py_marks.MarkFactory | None:
+        """The project's decorator factory the mark's callee names, if it stores a record."""
+        entity = self.evaluate(file, mark.factory)
+        if not (isinstance(entity, _Scoped) and isinstance(entity.value, Function)):
+            return None
+        facts = self.modules.get(entity.file)
+        found = facts.mark_factories if facts is not None else ()
+        return next((f for f in found if f.name == entity.value.name), None)
+
+    def _mark_route(
+        self,
+        node: _Node,
+        classes: list[tuple[str, Namespace]],
+        hidden: bool,
+        scoped: _Scoped,
+        owner: tuple[str, Namespace],
+        mark: py_marks.Mark,
+        factory: py_marks.MarkFactory,
+    ) -> None:
+        file, cls = owner
+        collectors = [c for _, k in classes for c in k.collectors if c.key == factory.key]
+        collector = next((c for c in collectors if not c.reason), None)
+        own = scoped.value
+        assert isinstance(own, Namespace) and own.view is not None
+        if collector is None:
+            if collectors or hidden:
+                why = collectors[0].reason if collectors else "a base of its class is out of sight"
+                self._unresolved(UNRESOLVED_ROUTE, file, mark.line,
+                                 f"the method `{mark.method}` is marked as a route here, but the "
+                                 f"loop of `{own.view.name}` that registers its marks is not read "
+                                 f"({why}): it is not listed")  # fmt: skip
+            return
+        if collector.own_only and cls is not own:
+            return
+        if collector.starts is not None:
+            prefix, negated = collector.starts
+            if mark.method.startswith(prefix) == negated:
+                return
+        made = py_marks.registration(mark, factory, collector)
+        if isinstance(made, str):
+            self._unresolved(UNRESOLVED_ROUTE, file, mark.line,
+                             f"the method `{mark.method}` is marked as a route here, but {made}: "
+                             "it is not listed")  # fmt: skip
+            return
+        marked = Sym((*mark.factory.path, CALL)) if isinstance(mark.factory, Sym) else None
+        guards = tuple(g for g in mark.auth.guards if g != marked)
+        methods: tuple[str, ...] | None = (made.verb,) if made.verb else None
+        unknown = False
+        if made.methods is not None and made.verb is None:
+            listed = self._strings(file, made.methods)
+            unknown = listed is None
+            methods = tuple(m.upper() for m in listed) if listed is not None else None
+        handler = f"{own.view.name}.{mark.method}"
+        if cls is not own and cls.view is not None:
+            handler = f"{own.view.name}({cls.view.name}.{mark.method})"
+        route = RouteDecl(RouterRef(node.decl.router_id), made.path, methods, mark.line, handler,
+                          auth=Auth(guards), methods_unknown=unknown)  # fmt: skip
+        node.routes.append((file, route))
 
     def _register_view(self, path: str, register: ViewRegister, view: _Scoped) -> None:
         assert isinstance(view.value, Namespace) and view.value.view is not None
