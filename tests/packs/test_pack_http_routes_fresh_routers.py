@@ -17,7 +17,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from routes_harness import finding_places, names, prefix_unresolved  # noqa: E402
+from routes_harness import (  # noqa: E402
+    document,
+    finding_places,
+    names,
+    prefix_unresolved,
+    scanned_both_ways,
+)
 
 # where the factories are written, how a module imports the one it calls, and the call
 KOA_FACTORIES: dict[str, tuple[str, str, str]] = {
@@ -328,8 +334,6 @@ APP_FACTORY: dict[str, str] = {
 
 
 def test_an_app_factory_called_in_several_places_is_one_app() -> None:
-    from routes_harness import document
-
     found = document(APP_FACTORY)
     listed = sorted(str(r["name"]) for r in found["resources"])
     assert listed == ["GET /health", "GET /p/about", "GET /ready"]
@@ -366,3 +370,18 @@ PREFIXED: dict[str, str] = {
 def test_a_factory_s_router_prefix_is_what_each_call_passes() -> None:
     assert names(PREFIXED) == {"GET /xx/one", "GET /yy/two"}
     assert not prefix_unresolved(PREFIXED)
+
+
+@pytest.mark.parametrize(
+    "files",
+    [koa_tree(*KOA_FACTORIES["object-method"]), EXPRESS, OWN_ROUTES, PYTHON["flask"], PREFIXED],
+    ids=["koa", "express", "own-routes", "flask", "prefixed"],
+)
+def test_pre_filtered_equals_parse_all(
+    files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert any(
+        p in documents[1] for p in ("/members/", "/v2/status", "/l/health", "/people/me", "/xx/one")
+    )
