@@ -385,3 +385,30 @@ def test_pre_filtered_equals_parse_all(
     assert any(
         p in documents[1] for p in ("/members/", "/v2/status", "/l/health", "/people/me", "/xx/one")
     )
+
+
+# a route chained on a bare call of the factory: on that call's router only
+CHAINED: dict[str, str] = {
+    "src/make.js": (
+        "const express = require('express');\nexports.fresh = () => express.Router();\n"
+    ),
+    "src/tags.js": (
+        "const { fresh } = require('./make');\n"
+        "module.exports = fresh().get('/tags', (req, res) => res.end());\n"
+    ),
+    "src/app.js": (
+        "const express = require('express');\n"
+        "const { fresh } = require('./make');\n"
+        "const app = express();\n"
+        "const api = fresh();\n"
+        "api.get('/ping', (req, res) => res.end());\n"
+        "api.use('/t', require('./tags'));\n"
+        "app.use('/api', api);\n"
+        "app.listen(1);\n"
+    ),
+}
+
+
+def test_a_route_chained_on_a_bare_factory_call_is_on_that_router_only() -> None:
+    assert names(CHAINED) == {"GET /api/ping", "GET /api/t/tags"}
+    assert not prefix_unresolved(CHAINED)

@@ -5294,6 +5294,10 @@ class _RouteResolver:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
+        if isinstance(entity, _Router) and rest[-1:] == (CALL,) and len(rest) > 0:
+            # `makeRouter().get(...)`: a bare call of a factory makes a router of its own
+            called = Sym(expr.path[:-1])
+            return self._fresh(path, ".".join(expr.path), expr, called, entity)
         if view and entity is not None:  # `lock = Lock.as_view("lock")`: `_class_view`
             made = self._member(entity, _AS_VIEW)
             if made is None and isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
@@ -5382,17 +5386,19 @@ class _RouteResolver:
             return None
         entity = self.evaluate(path, binding)
         if isinstance(entity, _Router) and (callee := _callee(binding)) is not None:
-            return self._fresh(path, name, callee, entity)
+            return self._fresh(path, name, binding, callee, entity)
         return entity
 
-    def _fresh(self, path: str, name: str, callee: Expr, made: _Router) -> _Router:
-        """The router `name = callee(...)` binds in `path`: where `callee` is the project
-        function whose own body makes the router it returns (`RouterDecl.scope`), a router
-        of its own per call, as `new` gives (`sessions = createAuthRouter()` in one module and
-        `auth = createAuthRouter()` in another are two routers, one mountable in the other);
-        else (a router made outside the function, which every call returns) `made` itself.
-        An app is served at the root wherever it is made: the app of an app factory (`app =
-        create_app()` in several entry points) stays one, its routes listed once."""
+    def _fresh(self, path: str, name: str, call: Expr, callee: Expr, made: _Router) -> _Router:
+        """The router the call `call` of `callee` (bound to `name` in `path`, or written bare,
+        `name` then its text) gives: where `callee` is the project function whose own body
+        makes the router it returns (`RouterDecl.scope`), a router of its own per call, as
+        `new` gives (`sessions = createAuthRouter()` in one module and `auth =
+        createAuthRouter()` in another are two routers, one mountable in the other); else (a
+        router made outside the function, which every call returns) `made` itself. A bare
+        call's router (`makeRouter().get(...)`) is one per file and text, the routers the
+        file's names bind made from it. An app is served at the root wherever it is made: the
+        app of an app factory (`app = create_app()` in several entry points) stays one."""
         template = self.nodes.get(made.key)
         if template is None or not template.decl.scope or template.decl.app:
             return made
@@ -5407,10 +5413,10 @@ class _RouteResolver:
         key = (made.key[0], f"{made.key[1]}@{path}:{name}")
         if key not in self.nodes:
             decl = replace(template.decl, router_id=key[1])
-            if isinstance(binding := self._facts(path).bindings[name], Apply) and decl.prefix:
-                call = Invocation(binding.callee, binding.args, binding.keywords)
+            if isinstance(call, Apply) and decl.prefix is not None:
+                passed = Invocation(call.callee, call.args, call.keywords)
                 site = function.value.site  # `mk('/v1')` of `(p) => new Router({ prefix: p })`
-                prefix = _subst(decl.prefix, template.file, template.file, site, call, path)
+                prefix = _subst(decl.prefix, template.file, template.file, site, passed, path)
                 decl = replace(decl, prefix=prefix)
             self.nodes[key] = _Node(template.file, decl)
             self.made_by[key] = made.key
@@ -5420,7 +5426,8 @@ class _RouteResolver:
 
     def _fresh_filled(self) -> set[tuple[str, str]]:
         """Each router a call of a factory made (`_fresh`) given what the factory's body
-        registers on the router it makes (its routes, mounts and guards): the factory's
+        registers on the router it makes (its routes, mounts and guards; in the order they
+        were made, a bare call's router filled before the names bound to it): the factory's
         router is served only where it is mounted itself. Gives the factories' routers."""
         for key, made in self.made_by.items():
             template, node = self.nodes[made], self.nodes[key]
