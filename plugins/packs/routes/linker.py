@@ -5294,7 +5294,7 @@ class _RouteResolver:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
-        if isinstance(entity, _Router) and rest[-1:] == (CALL,) and len(rest) > 0:
+        if isinstance(entity, _Router) and rest[-1:] == (CALL,):
             # `makeRouter().get(...)`: a bare call of a factory makes a router of its own
             called = Sym(expr.path[:-1])
             return self._fresh(path, ".".join(expr.path), expr, called, entity)
