@@ -387,7 +387,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         bindings=reader.bindings,
         exports=reader.exports,
         star_exports=tuple(reader.star_exports),
-        routers=tuple(reader.routers.values()),
+        routers=tuple(reader.scoped_routers(root)),
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
@@ -3988,6 +3988,19 @@ class _Reader:
         instance of the project's class otherwise, whose methods' calls are read as calls."""
         decl = self.routers.get(bound.router_id) if isinstance(bound, RouterRef) else None
         return decl is not None and decl.subclass is not None
+
+    def scoped_routers(self, root: _Node) -> Iterator[RouterDecl]:
+        """Each router read, with the site of the function whose body makes it (`scope`): a
+        router a function makes is another one at each of its calls (the linker's `_fresh`)."""
+        for decl in self.routers.values():
+            row, _, column = decl.router_id.partition(":")
+            if not (row.isdigit() and column.isdigit()):
+                yield decl  # a router the reader names otherwise (a parameter, a load)
+                continue
+            point = (int(row) - 1, int(column))
+            made = root.descendant_for_point_range(point, point)
+            scope = self._enclosing(made) if made is not None else ""
+            yield replace(decl, scope=scope) if scope else decl
 
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""

@@ -600,6 +600,9 @@ class _RouteResolver:
         self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
         self.router_classes: dict[tuple[str, str], tuple[str, Expr]] = {}
+        # a router a call of a project function makes (`const auth = createAuthRouter()`) ->
+        # the router the function's body makes, whose routes and mounts every such one has
+        self.made_by: dict[tuple[str, str], tuple[str, str]] = {}
         # (file, def site) -> the chains of calls that reach that function (`_chains`)
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
@@ -1418,10 +1421,11 @@ class _RouteResolver:
                 inherit = MountDecl(None, Lit(""), None, line)
                 self.nodes[parent].mounts.append((parent[0], inherit, base))
         self._loop_mounted()
+        templates = self._fresh_filled()
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
-            if key not in mounted:
+            if key not in mounted and key not in templates:
                 if self.nodes[key].decl.framework in _DECORATED and not self.nodes[key].decl.app:
                     continue  # a base class no controller extends: its library serves none
                 prefix, gap = self._own_prefix(key)
@@ -5445,6 +5449,10 @@ class _RouteResolver:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
+        if isinstance(entity, _Router) and rest[-1:] == (CALL,):
+            # `makeRouter().get(...)`: a bare call of a factory makes a router of its own
+            called = Sym(expr.path[:-1])
+            return self._fresh(path, ".".join(expr.path), expr, called, entity)
         if view and entity is not None:  # `lock = Lock.as_view("lock")`: `_class_view`
             made = self._member(entity, _AS_VIEW)
             if made is None and isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
@@ -5529,7 +5537,59 @@ class _RouteResolver:
     def _lookup(self, path: str, name: str) -> _Entity | None:
         facts = self._facts(path)
         binding = facts.bindings.get(name)
-        return self.evaluate(path, binding) if binding is not None else None
+        if binding is None:
+            return None
+        entity = self.evaluate(path, binding)
+        if isinstance(entity, _Router) and (callee := _callee(binding)) is not None:
+            return self._fresh(path, name, binding, callee, entity)
+        return entity
+
+    def _fresh(self, path: str, name: str, call: Expr, callee: Expr, made: _Router) -> _Router:
+        """The router the call `call` of `callee` (bound to `name` in `path`, or written bare,
+        `name` then its text) gives: where `callee` is the project function whose own body
+        makes the router it returns (`RouterDecl.scope`), a router of its own per call, as
+        `new` gives (`sessions = createAuthRouter()` in one module and `auth =
+        createAuthRouter()` in another are two routers, one mountable in the other); else (a
+        router made outside the function, which every call returns) `made` itself. A bare
+        call's router (`makeRouter().get(...)`) is one per file and text, the routers the
+        file's names bind made from it. An app is served at the root wherever it is made: the
+        app of an app factory (`app = create_app()` in several entry points) stays one."""
+        template = self.nodes.get(made.key)
+        if template is None or not template.decl.scope or template.decl.app:
+            return made
+        function = self.evaluate(path, callee)
+        if not (
+            isinstance(function, _Scoped)
+            and isinstance(function.value, Function)
+            and function.file == made.key[0]
+            and function.value.site == template.decl.scope
+        ):
+            return made
+        key = (made.key[0], f"{made.key[1]}@{path}:{name}")
+        if key not in self.nodes:
+            decl = replace(template.decl, router_id=key[1])
+            if isinstance(call, Apply) and decl.prefix is not None:
+                passed = Invocation(call.callee, call.args, call.keywords)
+                site = function.value.site  # `mk('/v1')` of `(p) => new Router({ prefix: p })`
+                prefix = _subst(decl.prefix, template.file, template.file, site, passed, path)
+                decl = replace(decl, prefix=prefix)
+            self.nodes[key] = _Node(template.file, decl)
+            self.made_by[key] = made.key
+            if made.key in self.router_classes:
+                self.router_classes[key] = self.router_classes[made.key]
+        return _Router(key)
+
+    def _fresh_filled(self) -> set[tuple[str, str]]:
+        """Each router a call of a factory made (`_fresh`) given what the factory's body
+        registers on the router it makes (its routes, mounts and guards; in the order they
+        were made, a bare call's router filled before the names bound to it): the factory's
+        router is served only where it is mounted itself. Gives the factories' routers."""
+        for key, made in self.made_by.items():
+            template, node = self.nodes[made], self.nodes[key]
+            node.routes[:0] = template.routes
+            node.mounts[:0] = template.mounts
+            node.guards[:0] = template.guards
+        return set(self.made_by.values())
 
     def _member(self, entity: _Entity, segment: str) -> _Entity | None:
         if isinstance(entity, _OneOf):
@@ -5732,6 +5792,16 @@ def _last(value: ImportRef | Sym) -> str | None:
     if isinstance(value, ImportRef):
         return value.attr if value.attr is not None else value.module.rpartition(".")[2]
     return value.path[-1] if value.path else None
+
+
+def _callee(expr: Expr) -> Expr | None:
+    """The function a call written as a value calls (`make` of `make()`, `make(db)`), or
+    None for any other value."""
+    if isinstance(expr, Sym) and len(expr.path) > 1 and expr.path[-1] == CALL:
+        return Sym(expr.path[:-1])
+    if isinstance(expr, Call | Apply):
+        return expr.callee
+    return None
 
 
 def _keyed_parts(expr: Expr) -> list[LoopKey]:

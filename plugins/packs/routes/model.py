@@ -742,6 +742,9 @@ class RouterDecl:
     # method is called on links to a router (the linker decides, across modules, whatever the
     # calling file imports); where that value is not known, a router no scanned file mounts
     made_on: Expr | None = None
+    # the site of the function whose body makes it ("" at module level): a router a project
+    # function makes is a fresh one per call of it (the linker's `_fresh`), as a constructor's
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)

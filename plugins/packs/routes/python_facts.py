@@ -117,6 +117,30 @@ _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
 
+def _scoped_routers(tree: ast.Module, routers: Iterable[RouterDecl]) -> tuple[RouterDecl, ...]:
+    """Each router, with the site of the innermost def or lambda whose body makes it
+    (`RouterDecl.scope`): a router a function makes is another one at each of its calls (the
+    linker's `_fresh`), as `make_bp("users")` and `make_bp("posts")` are two blueprints."""
+    decls = tuple(routers)
+    if not decls:
+        return decls
+    spans = [
+        ((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0), _site(n))
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
+    out: list[RouterDecl] = []
+    for decl in decls:
+        row, _, column = decl.router_id.partition(":")
+        if not (row.isdigit() and column.isdigit()) or not spans:
+            out.append(decl)
+            continue
+        at = (int(row), int(column))
+        inside = [(start, site) for start, end, site in spans if start < at <= end]
+        out.append(dataclasses.replace(decl, scope=max(inside)[1]) if inside else decl)
+    return tuple(out)
+
+
 def _defers_annotations(tree: ast.Module) -> bool:
     """`from __future__ import annotations`: every annotation of the module is a string."""
     return any(
@@ -203,7 +227,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
     return ModuleFacts(
         language="python",
         bindings=reader.bindings,
-        routers=tuple(reader.routers.values()),
+        routers=_scoped_routers(tree, reader.routers.values()),
         routes=tuple(r for r in reader.routes if r.line not in collected),
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
