@@ -172,3 +172,22 @@ def test_the_pre_filter_admits_a_file_holding_only_the_setup(
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     assert "GET /docs-json" in {r["name"] for r in json.loads(documents[1])["resources"]}
+
+
+def test_the_adapter_declared_beside_the_setup_decides_the_static_routes() -> None:
+    helper = "  Explorer.setup('docs', server, spec);\n"
+    fastify = _repo(_boot(helper), "^7.3.0", **{"@nestjs/platform-fastify": "^10.0.0"})
+    assert {"GET /docs/*", "GET /docs/docs/*"} <= set(_listed(fastify))
+    both = {"@nestjs/platform-fastify": "^10.0.0", "@nestjs/platform-express": "^10.0.0"}
+    unsure = _repo(_boot(helper), "^7.3.0", **both)
+    assert "GET /docs/*" not in _listed(unsure) and "GET /docs-json" in _listed(unsure)
+    assert [p for p, m in _unresolved(unsure) if "GET /docs/*" in m] == ["src/main.ts:7"]
+    redoc = _repo(
+        _boot(
+            "  RedocModule.setup('r', server, spec);\n",
+            "import { RedocModule } from 'nestjs-redoc';\n",
+        ),
+        "",
+        **{"nestjs-redoc": "^2.2.0", "@nestjs/platform-fastify": "^10.0.0"},
+    )
+    assert _listed(redoc) == {}  # it throws on Fastify's adapter

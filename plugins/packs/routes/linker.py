@@ -4398,6 +4398,8 @@ class _RouteResolver:
         options: dict[str, str | bool | None] = {}
         for name, value in route.documented or ():
             options[name] = value if isinstance(value, bool) else self._string(path, value)
+        for package in record.declared:  # `@nestjs/platform-fastify`: the app's adapter
+            options[f"declares {package}"] = self._declared_range(path, package) is not None
         admits = self._declared_range(path, record.library)
         admitted, outside = option_routes.unread(record, admits)
         listed, left = option_routes.served(record, options, admitted)

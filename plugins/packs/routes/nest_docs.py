@@ -36,6 +36,8 @@ SWAGGER = "@nestjs/swagger"
 REDOC = "nestjs-redoc"
 _CLASSES = {(SWAGGER, "SwaggerModule"): SWAGGER, (REDOC, "RedocModule"): REDOC}
 _FASTIFY_PLATFORM = "@nestjs/platform-fastify"
+_EXPRESS_PLATFORM = "@nestjs/platform-express"
+_ADAPTERS = ((_FASTIFY_PLATFORM, FASTIFY), (_EXPRESS_PLATFORM, EXPRESS))
 _SETUP = re.compile(rb"\.\s*(setup)\s*\(")
 _PLATFORM = "platform"  # not an option of the library: the adapter the app runs on
 _GLOBAL = "globalPrefix"  # nor this: the app's `setGlobalPrefix`, for `useGlobalPrefix`
@@ -49,6 +51,17 @@ def seeded(source: bytes) -> bool:
 def _valid_path(path: str) -> str:
     """Both libraries' `validatePath`/`normalizePath`: a leading `/` added where missing."""
     return path if path.startswith("/") else "/" + path
+
+
+def _platform(options: Options) -> str | None:
+    """The adapter the app runs on: the one the setup's file imports, else the one the
+    nearest `package.json` declares (Express, Nest's default, where it declares neither);
+    None where it declares both."""
+    given = options.get(_PLATFORM)
+    if isinstance(given, str):
+        return given
+    declared = [name for package, name in _ADAPTERS if options.get(f"declares {package}")]
+    return declared[0] if len(declared) == 1 else None if declared else EXPRESS
 
 
 def _rel(path: str) -> str:
@@ -115,17 +128,22 @@ def _nest_swagger(options: Options, era: int) -> Served:
         return (), "its `jsonDocumentUrl` or `yamlDocumentUrl` is computed out of sight"
     last = page.split("/")[-1]
     served: list[str] = []
+    platform, unsure = _platform(options), ""
     if ui:
         served += [_rel(f"{page}/swagger-ui-init.js"), _rel(f"{page}/{last}/swagger-ui-init.js")]
         served += [page] + ([f"{page}/index.html"] if era >= 3 else [])
         served += [f"{page}/LICENSE"] if era >= 5 else []
-        if options.get(_PLATFORM) == FASTIFY:  # `@fastify/static` under each static prefix
-            served += [_rel(f"{p}/*") for p in dict.fromkeys((page, f"{page}/{last}"))]
+        static = [_rel(f"{p}/*") for p in dict.fromkeys((page, f"{page}/{last}"))]
+        if platform == FASTIFY:  # `@fastify/static` under each static prefix
+            served += static
+        elif platform is None:
+            unsure = (f"on Fastify's adapter it serves {', '.join(f'`GET {p}`' for p in static)}"
+                      " too, and the app's adapter is not read (both are declared)")  # fmt: skip
     if "json" in documents.split(","):
         served.append(_rel(f"{prefix}{_valid_path(json)}" if json else f"{page}-json"))
     if "yaml" in documents.split(","):
         served.append(_rel(f"{prefix}{_valid_path(yaml)}" if yaml else f"{page}-yaml"))
-    return tuple(("GET", p) for p in dict.fromkeys(served)), ""
+    return tuple(("GET", p) for p in dict.fromkeys(served)), unsure
 
 
 # nestjs-redoc's `RedocModule.setup` (dist/redoc-module.js), read at 1.3.2, 2.0.0, 2.1.1 and
@@ -139,15 +157,23 @@ def _nest_redoc(options: Options, era: int) -> Served:
     name = _text(options, "docName", default="swagger")
     if path is None or name is None:
         return (), "the path it is given or its `docName` is computed out of sight"
-    if options.get(_PLATFORM) == FASTIFY:
+    platform = _platform(options)
+    if platform == FASTIFY:
         return (), ""  # 'Fastify is not implemented yet': no route
+    if platform is None:
+        return (), "it serves none on Fastify's adapter, and the app's adapter is not read"
     page = _valid_path(path)
     return (("GET", page), ("GET", urljoin(page.rstrip("/") + "/", f"{name}.json"))), ""
 
 
+_PLATFORMS = tuple(package for package, _ in _ADAPTERS)
 RECORDS = (
-    OptionRoutes(SWAGGER, _SWAGGER_OPTIONS, _SWAGGER_ERAS, _nest_swagger, ((6, 1, 0), (12, 0, 0))),
-    OptionRoutes(REDOC, _REDOC_OPTIONS, ((1, 3, 2),), _nest_redoc, ((1, 3, 2), (2, 2, 3))),
+    OptionRoutes(
+        SWAGGER, _SWAGGER_OPTIONS, _SWAGGER_ERAS, _nest_swagger, ((6, 1, 0), (12, 0, 0)), _PLATFORMS
+    ),
+    OptionRoutes(
+        REDOC, _REDOC_OPTIONS, ((1, 3, 2),), _nest_redoc, ((1, 3, 2), (2, 2, 3)), _PLATFORMS
+    ),
 )
 OPTION_ROUTES = {record.library: record for record in RECORDS}
 
@@ -156,7 +182,8 @@ def read(reader: _Reader, root: _Node) -> None:
     """Each `SwaggerModule.setup(path, app, document, options)` (and Redoc's) whose class the
     file imports from its library (under any alias): a router of the app's adapter made there,
     serving the record's routes (the linker lists them at the call)."""
-    platform = FASTIFY if _imports(reader, _FASTIFY_PLATFORM) else EXPRESS
+    imported = [name for package, name in _ADAPTERS if _imports(reader, package)]
+    platform = imported[0] if len(imported) == 1 else None  # else: as the manifest declares
     for match in _SETUP.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(1), match.end(1))
         member = node.parent if node is not None else None
@@ -169,9 +196,11 @@ def read(reader: _Reader, root: _Node) -> None:
             continue
         line = js_facts._line(call)
         site = f"{line}:{call.start_point[1]}:docs"
-        reader.routers[site] = RouterDecl(site, platform, line, app=True)
+        reader.routers[site] = RouterDecl(site, platform or EXPRESS, line, app=True)
         written = _options(reader, args[3] if len(args) > 3 else None, OPTION_ROUTES[library])
-        given = (("path", nest._setting(reader, args[0])), (_PLATFORM, Lit(platform)), *written)
+        given = (("path", nest._setting(reader, args[0])), *written)
+        if platform is not None:
+            given += ((_PLATFORM, Lit(platform)),)
         if library == SWAGGER and dict(written).get("useGlobalPrefix", False) is not False:
             given += ((_GLOBAL, _global_prefix(reader)),)
         reader.routes.append(
