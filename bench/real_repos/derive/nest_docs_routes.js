@@ -45,7 +45,7 @@ async function makeApp(routes) {
 /** Express's routes, from the router the Express version keeps (4: `_router`, 5: `router`). */
 function expressRoutes(app) {
   const instance = app.getHttpAdapter().getInstance();
-  const router = instance.router || instance._router;
+  const router = instance._router || instance.router; // Express 4 throws on reading `router`
   const out = [];
   for (const layer of router ? router.stack : []) {
     if (!layer.route) continue;
@@ -72,6 +72,7 @@ function normalise(routes) {
   const doc = { openapi: "3.0.0", info: { title: "t", version: "1" }, paths: {} };
   await SwaggerModule.setup(docPath, app, doc, options);
   await app.init();
+  if (adapterName === "fastify") await app.getHttpAdapter().getInstance().ready(); // plugins load
   const routes = adapterName === "express" ? expressRoutes(app) : fastifyRoutes;
   process.stdout.write(JSON.stringify(normalise(routes)) + "\n", () => process.exit(0));
 })().catch((e) => {
