@@ -32,6 +32,7 @@ from . import (
     js_scopes,
     koa_decorators,
     nest,
+    nest_docs,
     nextjs,
 )
 from .auth import JS_EVIDENCE
@@ -690,6 +691,8 @@ class _Reader:
         self._find_invocations(root)
         if any(seed in self.source for seed in nest.SEEDS):  # NestJS and its kind
             self.nest = nest.read(self, root)
+        if nest_docs.seeded(self.source):  # `SwaggerModule.setup(...)`: the docs it serves
+            nest_docs.read(self, root)
         if koa_decorators.MODULE.encode() in self.source:
             koa_decorators.read(self, root)
         if js_dirload.seeded(self.source):

@@ -28,6 +28,7 @@ from . import (
     js_dirload,
     js_strings,
     library_tables,
+    nest_docs,
     next_projects,
     nextjs,
     option_routes,
@@ -159,7 +160,7 @@ from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 _COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
 # the records of routes a library serves of its own: those its options fix (`option_routes`)
 # and those of a fixed table under a base the project chooses (`library_tables`)
-OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES}
+OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES, **nest_docs.OPTION_ROUTES}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
@@ -4556,6 +4557,8 @@ class _RouteResolver:
         options: dict[str, str | bool | None] = {}
         for name, value in route.documented or ():
             options[name] = value if isinstance(value, bool) else self._string(path, value)
+        for package in record.declared:  # `@nestjs/platform-fastify`: the app's adapter
+            options[f"declares {package}"] = self._declared_range(path, package) is not None
         admits = self._declared_range(path, record.library)
         admitted, outside = option_routes.unread(record, admits)
         listed, left = option_routes.served(record, options, admitted)

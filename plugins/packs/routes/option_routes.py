@@ -33,13 +33,17 @@ class OptionRoutes:
     (the reader keeps those only: strings, boolean literals, else computed); `starts` the
     first version of each era (`()` the first); `routes(options, era)` what an era serves.
     `read`: the first release read and the first not read, where the record says (its first
-    era starts at the first); None: every release, the last era open-ended."""
+    era starts at the first); None: every release, the last era open-ended. `declared`:
+    packages whose declaration in the nearest `package.json` the routes hang on, each given
+    to `routes` as the option `declares <package>` (True or False): NestJS's platform
+    adapter, which decides how `@nestjs/swagger` serves its UI's files."""
 
     library: str
     options: tuple[str, ...]
     starts: tuple[Version, ...]
     routes: Callable[[Options, int], Served]
     read: tuple[Version, Version] | None = None
+    declared: tuple[str, ...] = ()
 
 
 def _text(options: Options, *names: str, default: str) -> str | None:
