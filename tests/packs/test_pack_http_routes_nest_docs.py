@@ -191,3 +191,26 @@ def test_the_adapter_declared_beside_the_setup_decides_the_static_routes() -> No
         **{"nestjs-redoc": "^2.2.0", "@nestjs/platform-fastify": "^10.0.0"},
     )
     assert _listed(redoc) == {}  # it throws on Fastify's adapter
+
+
+def test_a_setup_under_a_test_the_defaults_decide_is_listed_only_where_it_runs() -> None:
+    """A setup inside `if (process.env.NODE_ENV === 'development')` (or its helper) is not run
+    by the defaults (NODE_ENV unset or `production`): its routes are not listed, a finding says
+    why; the same setup under `!== 'production'` runs and is listed."""
+    dev_only = _boot(
+        "  if (process.env.NODE_ENV === 'development') {\n"
+        "    Explorer.setup('private', server, spec);\n"
+        "  }\n"
+        "  if (process.env.NODE_ENV !== 'production') {\n"
+        "    Explorer.setup('public', server, spec);\n"
+        "  }\n"
+    )
+    listed = _listed(_repo(dev_only))
+    assert "GET /public" in listed
+    assert not [name for name in listed if name.startswith("GET /private")]
+    skipped = [
+        f"{p['path']}:{p['line']}"
+        for f in document(_repo(dev_only))["findings"]
+        for p in f["locations"]
+    ]
+    assert "src/main.ts:8" in skipped

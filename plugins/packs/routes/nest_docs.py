@@ -205,8 +205,8 @@ def read(reader: _Reader, root: _Node) -> None:
             given += ((_GLOBAL, _global_prefix(reader)),)
         reader.routes.append(
             RouteDecl(RouterRef(site), Opaque(), None, line, methods_unknown=True,
-                      generated_by=library, documented=given)
-        )  # fmt: skip
+                      generated_by=library, documented=given, only_if=reader._branch(call))
+        )  # fmt: skip  # a setup under `if (NODE_ENV === 'development')`: decided as a route
 
 
 def _library(reader: _Reader, member: _Node) -> str | None:
