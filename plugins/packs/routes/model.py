@@ -968,6 +968,9 @@ class NestFacts:
     bootstraps: tuple[BootstrapDecl, ...] = ()  # controller libraries' (`BootstrapDecl`)
     # `@Module({ controllers })` whose list is no list the file spells: (module class, line)
     unread_modules: tuple[tuple[str, int], ...] = ()
+    # modules an `imports:` list names under a condition (`nest_imports`): (module class, the
+    # condition, or None where the file also names it otherwise, line)
+    guarded_imports: tuple[tuple[str, Condition | None, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
