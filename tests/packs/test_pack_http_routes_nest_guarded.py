@@ -263,3 +263,100 @@ def test_the_prefilter_changes_nothing_on_guarded_imports(
     assert documents[0] == documents[1]
     assert "/beacon" not in documents[0] and "/archive" not in documents[0]
     assert "/ledger" in documents[0]
+
+
+def _beacon_importing(*names: str) -> dict[str, str]:
+    """BeaconModule importing the given feature modules (written as `_feature` makes them)."""
+    lines = "".join(
+        f"import {{ {n}Module }} from '../{n.lower()}/{n.lower()}.module';\n" for n in names
+    )
+    listed = ", ".join(f"{n}Module" for n in names)
+    return {
+        "src/beacon/beacon.module.ts": (
+            "import { Module } from '@nestjs/common';\n"
+            f"{lines}"
+            "import { BeaconController } from './beacon.controller';\n"
+            f"@Module({{ imports: [{listed}], controllers: [BeaconController] }})\n"
+            "export class BeaconModule {}\n"
+        ),
+    }
+
+
+def test_a_module_only_a_left_out_module_imports_is_left_out_too() -> None:
+    guarded = "    ...(process.env.BEACON === 'true' ? [BeaconModule] : []),\n"
+    files = _kiosk(guarded, **_feature("relay", "Relay"), **_beacon_importing("Relay"))
+    names = _names(files)
+    assert "GET /beacon" not in names and "GET /relay" not in names
+    assert "GET /ledger" in names
+    [(file, line, message)] = [
+        f for f in _findings(files, "UNRESOLVED_ROUTE") if "BeaconModule" in f[2]
+    ]
+    assert (file, line) == ("src/kiosk.module.ts", 9)
+    assert "modules only it imports" in message
+
+
+def test_a_module_a_served_module_imports_too_is_served() -> None:
+    guarded = "    ...(process.env.BEACON === 'true' ? [BeaconModule] : []),\n"
+    files = _kiosk(
+        guarded,
+        **_feature("relay", "Relay"),
+        **_beacon_importing("Relay"),
+        **{
+            "src/ledger/ledger.module.ts": (
+                "import { Module } from '@nestjs/common';\n"
+                "import { RelayModule } from '../relay/relay.module';\n"
+                "import { LedgerController } from './ledger.controller';\n"
+                "@Module({ imports: [RelayModule], controllers: [LedgerController] })\n"
+                "export class LedgerModule {}\n"
+            )
+        },
+    )
+    names = _names(files)
+    assert "GET /beacon" not in names
+    assert "GET /relay" in names
+
+
+def test_a_list_two_modules_spread_in_keeps_both_importers() -> None:
+    """One list spread into a left-out module's imports and a served one's: imported."""
+    shared = "import { RelayModule } from '../relay/relay.module';\nexport const SHARED = [RelayModule];\n"
+    beacon = (
+        "import { Module } from '@nestjs/common';\n"
+        "import { RelayModule } from '../relay/relay.module';\n"
+        "import { BeaconController } from './beacon.controller';\n"
+        "const SHARED = [RelayModule];\n"
+        "@Module({ imports: [...SHARED], controllers: [BeaconController] })\n"
+        "export class BeaconModule {}\n"
+        "@Module({ imports: [...SHARED] })\n"
+        "export class BeaconCoreModule {}\n"
+    )
+    files = _kiosk(
+        "    ...(process.env.BEACON === 'true' ? [BeaconModule] : []),\n    BeaconCoreModule,\n",
+        "import { BeaconCoreModule } from './beacon/beacon.module';\n",
+        **_feature("relay", "Relay"),
+        **{"src/beacon/beacon.module.ts": beacon, "src/shared.ts": shared},
+    )
+    names = _names(files)
+    assert "GET /beacon" not in names
+    assert "GET /relay" in names
+
+
+def test_modules_importing_each_other_beneath_a_left_out_one_are_left_out() -> None:
+    """A cycle (`forwardRef`) below a left-out module is not reached from the application
+    either: both its modules serve nothing."""
+    relay = (
+        "import { Module, forwardRef } from '@nestjs/common';\n"
+        "import { BeaconModule } from '../beacon/beacon.module';\n"
+        "import { RelayController } from './relay.controller';\n"
+        "@Module({ imports: [forwardRef(() => BeaconModule)], controllers: [RelayController] })\n"
+        "export class RelayModule {}\n"
+    )
+    guarded = "    ...(process.env.BEACON === 'true' ? [BeaconModule] : []),\n"
+    files = {
+        **_kiosk(guarded),
+        **_feature("relay", "Relay"),
+        **_beacon_importing("Relay"),
+        "src/relay/relay.module.ts": relay,
+    }
+    names = _names(files)
+    assert "GET /beacon" not in names and "GET /relay" not in names
+    assert "GET /ledger" in names

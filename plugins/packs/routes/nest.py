@@ -97,7 +97,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     config = _config(reader, root) if b"registerAs" in reader.source else []
     if nest_config_service.seeded(reader.source):
         config += nest_config_service.read(reader, root)
-    guarded = nest_imports.read(reader, root) if b"imports" in reader.source else ()
+    imported = nest_imports.read(reader, root) if b"imports" in reader.source else ()
     if not (
         controllers
         or modules
@@ -109,7 +109,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         or composed
         or boots
         or unread
-        or guarded
+        or imported
     ):
         return None
     return NestFacts(
@@ -125,7 +125,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(versioned),
         tuple(boots),
         tuple(unread),
-        guarded,
+        imported,
     )
 
 

@@ -13,12 +13,15 @@ does not follow) is taken as imported: reachability the scan cannot see never dr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .model import Condition, ImportRef, ModuleFacts
 
+_T = TypeVar("_T")
 Gap = tuple[str, int, str]  # as the linker's: (file, line, what was not known)
+Use = tuple[str, Condition | None, int, str]  # (file, condition, line, importing module)
 Decided = Callable[[str, Condition], tuple[bool, tuple[str, ...]] | None]
 
 
@@ -36,8 +39,11 @@ _IMPORTED = Verdict()
 
 
 class GuardedImports:
-    """The modules imported only under conditions, decided under the configuration's
-    defaults."""
+    """Which modules the application imports under the configuration's defaults: the least
+    set closed under imports, from each module no `@Module` list is seen to import (a root,
+    or one imported in a way not read) through each import whose condition the defaults run
+    (or cannot decide: then flagged), so modules that only import each other beneath a
+    left-out one (`forwardRef` cycles) are left out with it."""
 
     def __init__(
         self,
@@ -48,48 +54,113 @@ class GuardedImports:
         self._modules = modules
         self._declaring = declaring  # module class -> the files declaring it
         self._decided = decided
-        self._uses: dict[str, list[tuple[str, Condition | None, int]]] = {}
+        # module class -> (the file naming it, condition, line, the `@Module` importing it)
+        self._uses: dict[str, list[Use]] = {}
         for file, facts in modules.items():
-            for name, condition, line in facts.nest.guarded_imports if facts.nest else ():
-                self._uses.setdefault(name, []).append((file, condition, line))
-        self._importers: dict[str, set[str]] | None = None
-        self._verdicts: dict[str, Verdict] = {}
+            for name, condition, line, owner in facts.nest.module_imports if facts.nest else ():
+                self._uses.setdefault(name, []).append((file, condition, line, owner))
+        self._decisions: dict[tuple[str, int, str], tuple[bool, tuple[str, ...]] | None] = {}
+        self._reached: dict[str, Verdict] | None = None
 
     def verdict(self, module: str) -> Verdict:
-        """Whether the defaults leave `module` out (cached)."""
-        if module not in self._verdicts:
-            self._verdicts[module] = self._judge(module)
-        return self._verdicts[module]
+        """How the defaults import `module`: imported (`assumed` the defaults it takes),
+        unsure, or left out (`off`: the conditions, at the modules' boundary, that leave it
+        out)."""
+        if module not in self._uses or self._decided is None:
+            return _IMPORTED  # reachability not seen: kept, as the pack did
+        if self._reached is None:
+            self._reached = self._reach()
+        reached = self._reached.get(module)
+        return reached if reached is not None else Verdict(off=self._off(module, set()))
 
-    def _judge(self, module: str) -> Verdict:
-        uses = self._uses.get(module)
-        if not uses or self._decided is None or any(c is None for _, c, _ in uses):
-            return _IMPORTED
-        guarding = {file for file, _, _ in uses}
-        if self._imported_by(module) - guarding - self._declaring.get(module, set()):
-            return _IMPORTED  # a file that imports it names it otherwise
-        off: list[Gap] = []
-        unsure: list[Gap] = []
-        for file, condition, line in uses:
-            assert condition is not None
-            decided = self._decided(file, condition)
-            if decided is not None and decided[0]:
-                return Verdict(assumed=tuple(f"{a} ({_where(file, line)})" for a in decided[1]))
-            if decided is None:
-                unsure.append((file, line, _unsure_detail(module, condition)))
-            else:
-                off.append((file, line, _off_detail(module, condition, decided[1])))
-        return Verdict(unsure=tuple(unsure)) if unsure else Verdict(off=tuple(off))
+    def _reach(self) -> dict[str, Verdict]:
+        """Each module reached, with how, propagated until nothing changes (a standing only
+        rises, and its sets only grow: it ends)."""
+        importers = self._importers()
+        reached: dict[str, Verdict] = {}
+        for module in self._uses:
+            naming = {use[0] for use in self._uses[module]} | self._declaring.get(module, set())
+            if importers.get(module, set()) - naming:
+                reached[module] = _IMPORTED  # a file that imports it names it in a way not read
+        changed = True
+        while changed:
+            changed = False
+            for module, uses in self._uses.items():
+                best = reached.get(module)
+                for use in uses:
+                    through = self._through(module, use, reached)
+                    best = through if best is None else _better(best, through)
+                if best is not None and best != reached.get(module):
+                    reached[module] = best
+                    changed = True
+        return reached
 
-    def _imported_by(self, module: str) -> set[str]:
-        """The files binding `module` by an import (`import { M } from './m'`)."""
-        if self._importers is None:
-            self._importers = {}
-            for file, facts in self._modules.items():
-                for bound in facts.bindings.values():
-                    if isinstance(bound, ImportRef) and bound.attr:
-                        self._importers.setdefault(bound.attr, set()).add(file)
-        return self._importers.get(module, set())
+    def _through(self, module: str, use: Use, reached: Mapping[str, Verdict]) -> Verdict | None:
+        """How one import brings `module` in, given how its importing module is reached;
+        None when it does not (its importer not reached, or its condition off)."""
+        file, condition, line, owner = use
+        holder = reached.get(owner) if owner in self._uses else _IMPORTED
+        if holder is None or condition is None:
+            return holder
+        decided = self._decide(file, line, condition)
+        if decided is None:
+            return Verdict(unsure=((file, line, _unsure_detail(module, condition)), *holder.unsure))
+        if not decided[0]:
+            return None
+        if holder.unsure:
+            return holder
+        mine = tuple(f"{a} ({_where(file, line)})" for a in decided[1])
+        return Verdict(assumed=(*mine, *holder.assumed))
+
+    def _off(self, module: str, seen: set[str]) -> tuple[Gap, ...]:
+        """The conditions that leave `module` out: its own imports' the defaults do not run,
+        and those that leave out the modules importing it."""
+        seen.add(module)
+        gaps: list[Gap] = []
+        for file, condition, line, owner in self._uses.get(module, []):
+            if owner in self._uses and self._reached is not None and owner not in self._reached:
+                gaps += self._off(owner, seen) if owner not in seen else ()
+            elif condition is not None and (decided := self._decide(file, line, condition)):
+                gaps.append((file, line, _off_detail(module, condition, decided[1])))
+        return tuple(dict.fromkeys(gaps))
+
+    def _decide(
+        self, file: str, line: int, condition: Condition
+    ) -> tuple[bool, tuple[str, ...]] | None:
+        key = (file, line, condition.text)
+        if key not in self._decisions:
+            assert self._decided is not None
+            self._decisions[key] = self._decided(file, condition)
+        return self._decisions[key]
+
+    def _importers(self) -> dict[str, set[str]]:
+        """The files binding each name by an import (`import { M } from './m'`)."""
+        found: dict[str, set[str]] = {}
+        for file, facts in self._modules.items():
+            for bound in facts.bindings.values():
+                if isinstance(bound, ImportRef) and bound.attr:
+                    found.setdefault(bound.attr, set()).add(file)
+        return found
+
+
+def _better(one: Verdict, other: Verdict | None) -> Verdict:
+    """The stronger of two ways a module is reached (imported outright, then under assumed
+    defaults, then unsure), their sets joined where they are as strong."""
+    if other is None or _rank(one) > _rank(other):
+        return one
+    if _rank(other) > _rank(one):
+        return other
+    return Verdict(
+        unsure=_union((one.unsure, other.unsure)), assumed=_union((one.assumed, other.assumed))
+    )
+
+
+def _rank(verdict: Verdict) -> int:
+    return 0 if verdict.unsure else 1 if verdict.assumed else 2
+
+
+def _union(groups: Iterable[tuple[_T, ...]]) -> tuple[_T, ...]:
+    return tuple(dict.fromkeys(item for group in groups for item in group))
 
 
 def _where(file: str, line: int) -> str:
@@ -100,7 +171,7 @@ def _off_detail(module: str, condition: Condition, assumed: tuple[str, ...]) -> 
     return (
         f"the module `{module}` is imported only under `{condition.text}`, which the "
         f"configuration's defaults ({'; '.join(assumed)}) do not run: the routes of the "
-        "controllers it declares are not listed"
+        "controllers it declares, and of the modules only it imports, are not listed"
     )
 
 

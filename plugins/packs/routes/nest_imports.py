@@ -30,50 +30,77 @@ if TYPE_CHECKING:
 
     _Node = tree_sitter.Node
 
-# (module class name, the condition guarding this use or None for an unguarded one, line)
-Use = tuple[str, Condition | None, int]
+# (module class name, the condition guarding this use or None for an unguarded one, line, the
+# `@Module` class whose `imports` name it, "" for any other list or read)
+Use = tuple[str, Condition | None, int, str]
 Guard = tuple[Condition, int]  # a condition a use is written under, with its line
 
 _CONFIG = "@nestjs/config"
+_COMMON = "@nestjs/common"
 _MAX_DEPTH = 16
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _NOT_READS = frozenset({"import_statement", "import_clause", "type_annotation", "type_query"})
 
 
 def read(reader: _Reader, root: _Node) -> tuple[Use, ...]:
-    """The guarded uses of module names in the file's `imports:` lists, with an unguarded use
-    (None) for each such name the file also reads elsewhere; () when nothing is guarded."""
-    found: dict[int, tuple[str, Condition | None, int]] = {}  # by the name's start byte
-    for value in _imports_fields(reader, root):
-        _list(reader, root, value, (), found, 0)
-    guarded = {name for name, condition, _ in found.values() if condition is not None}
-    if not guarded:
+    """The uses of module names in the file's `imports:` lists that are guarded or made by a
+    `@Module` class, with an unowned, unguarded use for each such name the file also reads
+    elsewhere; () when there are none."""
+    found: dict[tuple[int, str], Use] = {}  # by the name's start byte and owner
+    for value, owner in _imports_fields(reader, root):
+        _list(reader, root, value, (), owner, found, 0)
+    kept = {name for name, condition, _, owner in found.values() if condition or owner}
+    if not kept:
         return ()
-    uses: list[Use] = [use for use in found.values() if use[0] in guarded and use[1] is not None]
-    reads = _reads(reader, root, guarded)
-    for name in sorted(guarded):
-        counted = [start for start in reads.get(name, ()) if start in found]
-        others = [start for start in reads.get(name, ()) if start not in found]
-        unguarded = [s for s in counted if found[s][1] is None]
-        if others or unguarded:
-            uses.append((name, None, found[unguarded[0]][2] if unguarded else 1))
+    uses = [use for use in found.values() if use[0] in kept and (use[1] or use[3])]
+    counted = {start for (start, _), use in found.items() if use[1] or use[3]}
+    reads = _reads(reader, root, kept)
+    for name in sorted(kept):
+        loose = [start for start in reads.get(name, ()) if start not in counted]
+        if loose:
+            line = next((u[2] for (at, _), u in found.items() if at == loose[0]), 1)
+            uses.append((name, None, line, ""))
     return tuple(uses)
 
 
-def _imports_fields(reader: _Reader, root: _Node) -> list[_Node]:
-    """The value of every `imports: ...` field of an object written in the file."""
-    values: list[_Node] = []
-    stack = [root]
+def _owners(reader: _Reader, root: _Node) -> dict[int, str]:
+    """The `@Module(...)` decorators of the file's top-level classes (by start byte), each
+    with its class's name."""
+    owners: dict[int, str] = {}
+    for statement in root.named_children:
+        cls = statement
+        if statement.type == "export_statement":
+            cls = statement.child_by_field_id(reader.fields.declaration) or statement
+        if cls.type not in {"class_declaration", "abstract_class_declaration"}:
+            continue
+        name = reader._text(cls.child_by_field_id(reader.fields.name))
+        for node in (*statement.named_children, *cls.named_children):
+            call = (
+                node.named_children[0] if node.type == "decorator" and node.named_children else None
+            )
+            callee = call.child_by_field_id(reader.fields.function) if call is not None else None
+            if callee is not None and reader._text(callee) == "Module":
+                owners[node.start_byte] = name
+    return owners
+
+
+def _imports_fields(reader: _Reader, root: _Node) -> list[tuple[_Node, str]]:
+    """The value of every `imports: ...` field of an object written in the file, with the
+    `@Module` class whose decorator holds it ("" for none)."""
+    owners = _owners(reader, root)
+    values: list[tuple[_Node, str]] = []
+    stack = [(root, "")]
     while stack:
-        node = stack.pop()
+        node, owner = stack.pop()
+        owner = owners.get(node.start_byte, owner) if node.type == "decorator" else owner
         if node.type == "pair":
             key = node.child_by_field_id(reader.fields.key)
             value = node.child_by_field_id(reader.fields.value)
             if key is not None and value is not None and reader._text(key) == "imports":
-                values.append(value)
+                values.append((value, owner))
         elif node.type == "shorthand_property_identifier" and reader._text(node) == "imports":
-            values.append(node)  # `{ imports }`: the file's list of that name
-        stack.extend(node.named_children)
+            values.append((node, owner))  # `{ imports }`: the file's list of that name
+        stack.extend((child, owner) for child in node.named_children)
     return values
 
 
@@ -82,7 +109,8 @@ def _list(
     root: _Node,
     node: _Node | None,
     guards: tuple[Guard, ...],
-    found: dict[int, Use],
+    owner: str,
+    found: dict[tuple[int, str], Use],
     depth: int,
 ) -> None:
     """The entries of a module list written as `node` under `guards`: an array, a list of the
@@ -92,18 +120,18 @@ def _list(
         return
     if node.type == "array":
         for item in node.named_children:
-            _entry(reader, root, item, guards, found, depth)
+            _entry(reader, root, item, guards, owner, found, depth)
     elif node.type in {"identifier", "shorthand_property_identifier"}:
         listed = reader.arrays.get(reader._text(node))
         if listed is not None:
-            _list(reader, root, listed, guards, found, depth + 1)
+            _list(reader, root, listed, guards, owner, found, depth + 1)
     elif node.type == "ternary_expression":
         for branch, test in _branches(reader, node):
-            _list(reader, root, branch, (*guards, test), found, depth + 1)
+            _list(reader, root, branch, (*guards, test), owner, found, depth + 1)
     elif node.type == "call_expression":
         function = _function(reader, root, node)
         if function is not None:
-            _returned(reader, root, function, guards, found, depth + 1)
+            _returned(reader, root, function, guards, owner, found, depth + 1)
 
 
 def _entry(
@@ -111,34 +139,54 @@ def _entry(
     root: _Node,
     item: _Node,
     guards: tuple[Guard, ...],
-    found: dict[int, Use],
+    owner: str,
+    found: dict[tuple[int, str], Use],
     depth: int,
 ) -> None:
     """One entry of a module list: a spread list, a module class, `M.forRoot(...)`, a
     ternary between modules, `ConditionalModule.registerWhen(M, condition)`."""
     if item.type == "spread_element":
         inner = item.named_children[0] if item.named_children else None
-        _list(reader, root, inner, guards, found, depth + 1)
+        _list(reader, root, inner, guards, owner, found, depth + 1)
         return
     item = js_facts._unwrap(item) or item
     if item.type == "identifier":
         line = guards[-1][1] if guards else js_facts._line(item)  # the nearest condition's
-        found[item.start_byte] = (reader._text(item), _joined(guards), line)
+        found[(item.start_byte, owner)] = (reader._text(item), _joined(guards), line, owner)
     elif item.type == "ternary_expression":
         for branch, test in _branches(reader, item):
             if branch is not None:
-                _entry(reader, root, branch, (*guards, test), found, depth + 1)
+                _entry(reader, root, branch, (*guards, test), owner, found, depth + 1)
     elif item.type == "call_expression":
         when = _registered_when(reader, item)
         if when is not None:
             module, condition = when
             guard = (condition, js_facts._line(item))
-            _entry(reader, root, module, (*guards, guard), found, depth + 1)
+            _entry(reader, root, module, (*guards, guard), owner, found, depth + 1)
             return
         callee = js_facts._unwrap(item.child_by_field_id(reader.fields.function))
+        referred = _forward_ref(reader, item, callee)
+        if referred is not None:  # `forwardRef(() => M)`: M
+            _entry(reader, root, referred, guards, owner, found, depth + 1)
+            return
         holder = callee.child_by_field_id(reader.fields.object) if callee is not None else None
         if callee is not None and callee.type == "member_expression" and holder is not None:
-            _entry(reader, root, holder, guards, found, depth + 1)  # `M.forRoot(...)`
+            _entry(reader, root, holder, guards, owner, found, depth + 1)  # `M.forRoot(...)`
+
+
+def _forward_ref(reader: _Reader, call: _Node, callee: _Node | None) -> _Node | None:
+    """The module `forwardRef(() => M)` (`@nestjs/common`) refers to; None for another call."""
+    bound = reader.bindings.get(reader._text(callee)) if callee is not None else None
+    if not (
+        isinstance(bound, ImportRef) and bound.module == _COMMON and bound.attr == "forwardRef"
+    ):
+        return None
+    args = reader._arguments(call)
+    arrow = js_facts._unwrap(args[0]) if args else None
+    if arrow is None or arrow.type != "arrow_function":
+        return None
+    body = arrow.child_by_field_id(reader.fields.body)
+    return body if body is not None and body.type != "statement_block" else None
 
 
 def _branches(reader: _Reader, node: _Node) -> list[tuple[_Node | None, Guard]]:
@@ -209,7 +257,8 @@ def _returned(
     root: _Node,
     function: _Node,
     guards: tuple[Guard, ...],
-    found: dict[int, Use],
+    owner: str,
+    found: dict[tuple[int, str], Use],
     depth: int,
 ) -> None:
     """The lists a function returns, each under the tests that lead to its `return`: the
@@ -218,9 +267,9 @@ def _returned(
     if body is None:
         return
     if body.type != "statement_block":  # `() => cfg.x ? [M] : []`
-        _list(reader, root, body, guards, found, depth)
+        _list(reader, root, body, guards, owner, found, depth)
         return
-    _block(reader, root, body.named_children, guards, found, depth)
+    _block(reader, root, body.named_children, guards, owner, found, depth)
 
 
 def _block(
@@ -228,7 +277,8 @@ def _block(
     root: _Node,
     statements: list[_Node],
     guards: tuple[Guard, ...],
-    found: dict[int, Use],
+    owner: str,
+    found: dict[tuple[int, str], Use],
     depth: int,
 ) -> None:
     if depth > _MAX_DEPTH:
@@ -236,7 +286,7 @@ def _block(
     for statement in statements:
         if statement.type == "return_statement":
             value = statement.named_children[0] if statement.named_children else None
-            _list(reader, root, value, guards, found, depth + 1)
+            _list(reader, root, value, guards, owner, found, depth + 1)
             return
         if statement.type != "if_statement":
             continue
@@ -247,9 +297,9 @@ def _block(
         yes, no = (_test(reader, test, False), line), (_test(reader, test, True), line)
         body = _statements(statement.child_by_field_id(reader.fields.consequence))
         other = statement.child_by_field_id(reader.fields.alternative)
-        _block(reader, root, body, (*guards, yes), found, depth + 1)
+        _block(reader, root, body, (*guards, yes), owner, found, depth + 1)
         if other is not None:
-            _block(reader, root, _statements(other), (*guards, no), found, depth + 1)
+            _block(reader, root, _statements(other), (*guards, no), owner, found, depth + 1)
         if _returns(body) and other is None:
             guards = (*guards, no)  # the rest runs only where the test fails
 
