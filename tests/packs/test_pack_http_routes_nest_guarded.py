@@ -360,3 +360,23 @@ def test_modules_importing_each_other_beneath_a_left_out_one_are_left_out() -> N
     names = _names(files)
     assert "GET /beacon" not in names and "GET /relay" not in names
     assert "GET /ledger" in names
+
+
+def test_a_plain_file_importing_the_module_keeps_it_through_the_prefilter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A list kept in a file that names no framework (`export const EXTRA = [BeaconModule]`)
+    imports the module in a way not read: it is served, whether that file is parsed or not."""
+    files = _kiosk(
+        "    ...(process.env.BEACON === 'true' ? [BeaconModule] : []),\n    ...EXTRA,\n",
+        "import { EXTRA } from './extra';\n",
+        **{
+            "src/extra.ts": (
+                "import { BeaconModule } from './beacon/beacon.module';\n"
+                "export const EXTRA = [BeaconModule];\n"
+            )
+        },
+    )
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert "/beacon" in documents[0]

@@ -1457,6 +1457,7 @@ class _RouteResolver:
         self._foreign_routers()
         for file, line, detail in self.nest.unread_controllers():
             self._unresolved(UNRESOLVED_ROUTER, file, line, detail)
+        self.words |= self.nest.guarded_words()  # the files that may import them, read too
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
             if more is not None:

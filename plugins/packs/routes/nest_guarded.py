@@ -73,6 +73,16 @@ class GuardedImports:
         reached = self._reached.get(module)
         return reached if reached is not None else Verdict(off=self._off(module, set()))
 
+    def words(self) -> set[str]:
+        """The modules not imported outright under the defaults: a file spelling one of them
+        must be read (the pre-filter parses it on demand) before it is left out, in case
+        that file imports it in a way only its bindings show."""
+        if self._decided is None or not self._uses:
+            return set()
+        if self._reached is None:
+            self._reached = self._reach()
+        return {m for m in self._uses if self._reached.get(m) is not _IMPORTED}
+
     def _reach(self) -> dict[str, Verdict]:
         """Each module reached, with how, propagated until nothing changes (a standing only
         rises, and its sets only grow: it ends)."""

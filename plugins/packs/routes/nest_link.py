@@ -447,6 +447,11 @@ class NestLink:
             return (), (), tuple(dict.fromkeys(a for v in imported for a in v.assumed))
         return (), tuple(g for v in verdicts for g in v.unsure), ()
 
+    def guarded_words(self) -> set[str]:
+        """The module names a file must be parsed for before their routes are left out
+        (`nest_guarded.GuardedImports.words`)."""
+        return self._guarded.words()
+
     def unread_controllers(self) -> list[Gap]:
         """Each class a `@Module` lists as a controller that no scanned file declares as one
         (kept in a folder the walk leaves out, such as a business module named `test/`, or
