@@ -266,7 +266,8 @@ def test_the_prefilter_changes_nothing_on_guarded_imports(
 
 
 def _beacon_importing(*names: str) -> dict[str, str]:
-    """BeaconModule importing the given feature modules (written as `_feature` makes them)."""
+    """BeaconModule importing (and re-exporting) the given feature modules (written as
+    `_feature` makes them)."""
     lines = "".join(
         f"import {{ {n}Module }} from '../{n.lower()}/{n.lower()}.module';\n" for n in names
     )
@@ -276,7 +277,7 @@ def _beacon_importing(*names: str) -> dict[str, str]:
             "import { Module } from '@nestjs/common';\n"
             f"{lines}"
             "import { BeaconController } from './beacon.controller';\n"
-            f"@Module({{ imports: [{listed}], controllers: [BeaconController] }})\n"
+            f"@Module({{ imports: [{listed}], controllers: [BeaconController], exports: [{listed}] }})\n"
             "export class BeaconModule {}\n"
         ),
     }

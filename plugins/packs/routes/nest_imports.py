@@ -466,12 +466,13 @@ def _chain_root(reader: _Reader, node: _Node, param: str) -> str | None:
 
 def _reads(reader: _Reader, root: _Node, names: set[str]) -> dict[str, list[int]]:
     """Where the file reads each of `names` as a value (identifiers outside `import`
-    statements and types), by start byte."""
+    statements, types and `exports:` lists, which Nest takes only from what the module
+    imports), by start byte."""
     found: dict[str, list[int]] = {}
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type in _NOT_READS:
+        if node.type in _NOT_READS or _exports(reader, node):
             continue
         if node.type in {"identifier", "shorthand_property_identifier"}:
             text = reader._text(node)
@@ -479,3 +480,10 @@ def _reads(reader: _Reader, root: _Node, names: set[str]) -> dict[str, list[int]
                 found.setdefault(text, []).append(node.start_byte)
         stack.extend(node.named_children)
     return found
+
+
+def _exports(reader: _Reader, node: _Node) -> bool:
+    """An `exports: [...]` field: a module re-exports only modules it imports."""
+    if node.type != "pair":
+        return False
+    return reader._text(node.child_by_field_id(reader.fields.key)) == "exports"
