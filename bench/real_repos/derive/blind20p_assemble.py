@@ -4,6 +4,7 @@ checkout, extra `files` added per item by a callable given in the spec. Never ru
 
 Usage: blind20p_assemble.py SPEC.py  (SPEC defines META, PACKS = {pack: (kind, items)}, OUT)
 """
+
 import json
 import runpy
 import sys

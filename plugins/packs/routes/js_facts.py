@@ -229,6 +229,9 @@ _PASSED = (
     Fallback,
     Apply,  # `launch(app, routing('/till'))`: a helper's result, its options or prefix
 )  # what a call passes a route is made of
+# what a call passes a function that may register it as a route table: a project function's
+# call (`Routes.api(deps)`), a list written there or joined (`a(x).concat(b(x))`, `[...a, r]`)
+_TABLES_PASSED = (*_PASSED, Call, Items, Mapped)
 _BLANKS = frozenset(b" \t\r\n")
 
 
@@ -384,7 +387,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         bindings=reader.bindings,
         exports=reader.exports,
         star_exports=tuple(reader.star_exports),
-        routers=tuple(reader.routers.values()),
+        routers=tuple(reader.scoped_routers(root)),
         routes=tuple(reader.routes),
         uses=tuple(reader.uses),
         invocations=tuple(reader.invocations),
@@ -1756,11 +1759,24 @@ class _Reader:
             return  # `app.route(p).get(h)`: a chain, not a table
         table = _unwrap(table) or table
         listed = self._list_value(table) if table.type == "array" else None
-        # `server.route(options.routes)` in a plugin: what its register call gives it
-        given = self._param_member(table) if table.type == "member_expression" else None
+        # `server.route(options.routes)` in a plugin, `server.route(routes)` in
+        # `createServer(port, routes)`: what the calls of the function give it
+        given = self._param_table(table)
         expr = given or self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
         self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
+
+    def _param_table(self, table: _Node) -> Param | Member | None:
+        """The route table `server.route(…)` is given when it is a parameter of the function
+        the call is written in, or a member of one (`options.routes`): the linker binds it to
+        what each scanned call of that function passes (`_attach_passed_table`); None for any
+        other table, read as it is written."""
+        if table.type == "member_expression":
+            return self._param_member(table)
+        if table.type != "identifier":
+            return None
+        read = self._value(table)  # a local or another declaration shadowing it: not one
+        return read if isinstance(read, Param) else None
 
     def _route_table(self, node: _Node) -> StarletteRoutes | None:
         """An array whose every item is route options (an object with a `method` and one of the
@@ -3702,7 +3718,7 @@ class _Reader:
             ):
                 continue
             arguments = self._arguments(call)
-            table = any(self._table_name(a) for a in arguments)
+            table = any(self._table_name(a) or self._made_table(a) for a in arguments)
             # `SPECS.forEach((s) => register(s))`: each item of a list the file spells
             looped = (
                 not table
@@ -3713,8 +3729,12 @@ class _Reader:
             if not table and not looped and not any(self._passed_on(a) for a in arguments):
                 continue
             target = self._expr(callee)
-            read, needed = (self._value, ()) if table or looped else (self._owner, (Param,))
-            kept = (*_PASSED, Namespace) if looped else _PASSED
+            read, needed = (
+                (self._table_value if table else self._value, ())
+                if table or looped
+                else (self._owner, (Param,))
+            )
+            kept = (*_PASSED, Namespace) if looped else _TABLES_PASSED if table else _PASSED
             if target is not None and self._invoke(call, target, read, needed, kept):
                 seen.add(call.start_byte)
 
@@ -3736,6 +3756,80 @@ class _Reader:
             return False
         bound = self.bindings.get(self._text(argument))
         return isinstance(bound, Namespace | Items)
+
+    def _table_value(self, node: _Node) -> Expr | None:
+        """An argument of a call that may pass a route table, as `_value` reads it (a literal
+        table of route options: each entry where it is written), else a list literal as
+        `_list_value` reads it (`[...Routes.api(deps), extra]`: the parts joined)."""
+        bare = _unwrap(node) or node
+        if bare.type == "identifier":
+            held = self._local_initializer(bare)  # `const table = Routes.api(x)` before it
+            if held is not None and held.end_byte < bare.start_byte and self._made_table(held):
+                bare = held  # a router or any other local: read as `_value` reads it
+        value = self._value(bare)
+        return value if value is not None or bare.type != "array" else self._list_value(bare)
+
+    def _made_table(self, argument: _Node, packages: bool = True) -> bool:
+        """Whether `argument` is what the project gives a function as a table it may register
+        (`createServer(port, Routes.apiRoutes(api))`, `start(routes)`): a list literal, a call
+        of a function the module declares or imports, or a name or member of an import
+        (`Routes.admin`); not an app or router a framework makes (`_creates`: the router code
+        reads those). The call passing it is recorded, so a `server.route(routes)` on the
+        parameter that receives it is bound to it (`linker._attach_passed_table`). A choice
+        (`flag ? Routes.admin(x) : []`, `a || b`) or a local holding one (`const t =
+        Routes.api(x)`) is one where a side or the value is the project's own (a list, a
+        function the file declares, a relative import's): where the linker cannot read it, it
+        is a finding at the call, not a table silently dropped. `packages`: a package's
+        function or value counts (only for the argument itself)."""
+        argument = _unwrap(argument) or argument
+        if argument.type == "array":
+            return True  # `boot(port, [{ method, path, handler }])`
+        if argument.type in {"ternary_expression", "binary_expression"}:
+            sides = (
+                self.fields.consequence,
+                self.fields.alternative,
+                self.fields.left,
+                self.fields.right,
+            )
+            return any(
+                (side := argument.child_by_field_id(field)) is not None
+                and self._made_table(side, packages=False)
+                for field in sides
+            )
+        held = self._local_initializer(argument) if argument.type == "identifier" else None
+        if held is not None and held.end_byte < argument.start_byte:
+            return self._made_table(held, packages=False)
+        if self._creates(argument) is not None:
+            return False
+        while argument.type in {"call_expression", "member_expression"}:
+            head = argument.child_by_field_id(
+                self.fields.function if argument.type == "call_expression" else self.fields.object
+            )
+            if head is None:
+                return False
+            argument = _unwrap(head) or head
+        if argument.type != "identifier":
+            return False
+        name = self._text(argument)  # `require('kit').table()`: a package's, a finding there
+        bound = self.bindings.get(name)
+        if not packages:
+            return isinstance(bound, Function) or (
+                isinstance(bound, ImportRef) and bound.module.startswith(".")
+            )
+        return name == "require" or isinstance(bound, Function | ImportRef)
+
+    def _local_initializer(self, node: _Node) -> _Node | None:
+        """The value the local `node` names is declared with in the function it is read in,
+        when declared there once (`_declared_once`); None for any other name."""
+        scope = node.parent
+        while scope is not None and scope.type not in _FUNCTIONS:
+            scope = scope.parent
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        if body is None or body.type != "statement_block":
+            return None
+        found = self._declared_once(body, self._text(node))
+        value = found.child_by_field_id(self.fields.value) if found is not None else None
+        return _unwrap(value) or value if value is not None else None
 
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
@@ -3886,6 +3980,19 @@ class _Reader:
         instance of the project's class otherwise, whose methods' calls are read as calls."""
         decl = self.routers.get(bound.router_id) if isinstance(bound, RouterRef) else None
         return decl is not None and decl.subclass is not None
+
+    def scoped_routers(self, root: _Node) -> Iterator[RouterDecl]:
+        """Each router read, with the site of the function whose body makes it (`scope`): a
+        router a function makes is another one at each of its calls (the linker's `_fresh`)."""
+        for decl in self.routers.values():
+            row, _, column = decl.router_id.partition(":")
+            if not (row.isdigit() and column.isdigit()):
+                yield decl  # a router the reader names otherwise (a parameter, a load)
+                continue
+            point = (int(row) - 1, int(column))
+            made = root.descendant_for_point_range(point, point)
+            scope = self._enclosing(made) if made is not None else ""
+            yield replace(decl, scope=scope) if scope else decl
 
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""

@@ -31,6 +31,7 @@ from . import (
     next_projects,
     nextjs,
     option_routes,
+    py_marks,
 )
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
@@ -599,6 +600,9 @@ class _RouteResolver:
         self._importing_for = -1  # the number of modules the index was built over
         # those whose class is one: where the instance is made, to look its methods up
         self.router_classes: dict[tuple[str, str], tuple[str, Expr]] = {}
+        # a router a call of a project function makes (`const auth = createAuthRouter()`) ->
+        # the router the function's body makes, whose routes and mounts every such one has
+        self.made_by: dict[tuple[str, str], tuple[str, str]] = {}
         # (file, def site) -> the chains of calls that reach that function (`_chains`)
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
@@ -1347,6 +1351,8 @@ class _RouteResolver:
             if found is None:
                 continue
             framework, prefix, guards, app, made = found
+            if value.init_prefix is None:  # what its `super().__init__` passes its base's
+                prefix = self._passed_prefix(entity.file, value, base, prefix)
             if value.init_prefix is not None:
                 text = self._string(entity.file, value.init_prefix)
                 prefix = Lit(text) if text is not None else value.init_prefix
@@ -1357,6 +1363,44 @@ class _RouteResolver:
                 guards += (Opaque(),)
             return (framework, prefix, guards, app, made)
         return None
+
+    def _passed_prefix(
+        self, file: str, value: Namespace, base: Expr, prefix: Expr | None
+    ) -> Expr | None:
+        """The prefix of a class whose base takes it from a parameter of its `__init__`
+        (`super().__init__(name, import_name, url_prefix=url_prefix)`): what the class's own
+        `super().__init__(...)` passes there, by name or position; passing nothing where the
+        parameter defaults to `None` gives none. Any other prefix is the base's."""
+        inherited = self.evaluate(file, base)
+        for _ in range(MAX_ANCESTORS):  # the nearest base that defines `__init__`
+            if not (
+                isinstance(inherited, _Scoped)
+                and isinstance(inherited.value, Namespace)
+                and inherited.value.init_params is None
+                and inherited.value.bases
+            ):
+                break
+            inherited = self.evaluate(inherited.file, inherited.value.bases[0])
+        if not (
+            isinstance(prefix, Sym)
+            and len(prefix.path) == 1
+            and isinstance(inherited, _Scoped)
+            and isinstance(inherited.value, Namespace)
+            and inherited.value.init_params is not None
+            and prefix.path[0] in inherited.value.init_params
+            and (value.super_args or value.super_keywords)
+        ):
+            return prefix
+        name = prefix.path[0]
+        index = inherited.value.init_params.index(name)
+        given = dict(value.super_keywords).get(name)
+        if given is None and index < len(value.super_args):
+            given = value.super_args[index]
+        if given is not None:
+            text = self._string(file, given)
+            return Lit(text) if text is not None else given
+        has_name = name in dict(value.super_keywords) or index < len(value.super_args)
+        return None if not has_name and name in inherited.value.none_defaults else prefix
 
     # -- the graph -------------------------------------------------------------------------
 
@@ -1369,6 +1413,7 @@ class _RouteResolver:
             self._chosen_plugins(path, facts)
             self._library_values(path, facts)
             self._class_views(path, facts)
+        self._marked_routes()
         for file, composed in self.nest.composed():  # NestJS: `applyDecorators(Get(...))`
             self._attach_route(file, composed)
         for parent, base, line in self.nest.inherited():  # NestJS: a controller's base class
@@ -1376,10 +1421,11 @@ class _RouteResolver:
                 inherit = MountDecl(None, Lit(""), None, line)
                 self.nodes[parent].mounts.append((parent[0], inherit, base))
         self._loop_mounted()
+        templates = self._fresh_filled()
         mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
         found: list[FoundRoute] = []
         for key in sorted(self.nodes, key=lambda k: (k[0].encode(), self.nodes[k].decl.line)):
-            if key not in mounted:
+            if key not in mounted and key not in templates:
                 if self.nodes[key].decl.framework in _DECORATED and not self.nodes[key].decl.app:
                     continue  # a base class no controller extends: its library serves none
                 prefix, gap = self._own_prefix(key)
@@ -1734,6 +1780,119 @@ class _RouteResolver:
                 self._register_view(path, register, view)
             else:
                 self._unknown_view(path, register, view)
+
+    def _marked_routes(self) -> None:
+        """Each instance of a router class of the project (`UserModule(db)` registered on an
+        app) whose methods carry marks of the project's decorator factories (`py_marks`): a
+        route per mark the class's collector registers, on that instance, at the decorated
+        method. Marks no collector the pack reads registers, where the class's bases show one
+        that is not read (or bases out of sight), are an `UNRESOLVED_ROUTE` at each method."""
+        mounted = {child for node in self.nodes.values() for _, _, child in node.mounts}
+        made: dict[tuple[str, int], list[tuple[tuple[str, str], _Scoped]]] = {}
+        for key, (file, call) in sorted(self.router_classes.items()):
+            if key in self.nodes and isinstance(call, Sym) and call.path[-1:] == (CALL,):
+                scoped = self.evaluate(file, Sym(call.path[:-1]))
+                if isinstance(scoped, _Scoped) and isinstance(scoped.value, Namespace):
+                    made.setdefault((scoped.file, id(scoped.value)), []).append((key, scoped))
+        collected: set[int] = set()  # the classes whose collectors an instance ran
+        for instances in made.values():  # an instance kept as an object (`teachers =
+            served = [i for i in instances if i[0] in mounted]  # Mod(db)`) serves nothing
+            for key, scoped in served or instances:  # where another of its class is mounted
+                collected.update(self._mark_routes(self.nodes[key], scoped))
+        self._uncollected(collected)
+
+    def _uncollected(self, collected: set[int]) -> None:
+        """A collector read (its registration no route of its own) that no instance the
+        scanned files register runs: its marks' routes are not known, a finding at it."""
+        for path, facts in self.modules.items():
+            for value in facts.bindings.values():
+                if not isinstance(value, Namespace) or id(value) in collected:
+                    continue
+                for collector in (c for c in value.collectors if not c.reason):
+                    for line in collector.lines:
+                        self._unresolved(UNRESOLVED_ROUTE, path, line,
+                                         "the routes this loop registers from its class's marked "
+                                         "methods are of instances no scanned file registers on "
+                                         "an app: they are not listed")  # fmt: skip
+
+    def _mark_routes(self, node: _Node, scoped: _Scoped) -> set[int]:
+        """The marks' routes of one instance; the classes of its order (by `id`)."""
+        order = self._view_order(scoped)
+        if order is None:
+            return set()
+        classes = [(c.file, c.value) for c in order
+                   if isinstance(c, _Scoped) and isinstance(c.value, Namespace)]  # fmt: skip
+        hidden = any(isinstance(c, str) for c in order)
+        nearest: dict[str, tuple[str, Namespace]] = {}  # each name's nearest definition
+        for file, cls in classes:
+            for name in (*(n for n, _ in cls.fields), *(m.method for m in cls.marks)):
+                nearest.setdefault(name, (file, cls))
+        for name in sorted(nearest):  # `dir()` order
+            file, cls = nearest[name]
+            for mark in (m for m in cls.marks if m.method == name):
+                factory = self._mark_factory(file, mark)
+                if factory is not None:
+                    self._mark_route(node, classes, hidden, scoped, (file, cls), mark, factory)
+        return {id(cls) for _, cls in classes}
+
+    def _mark_factory(self, file: str, mark: py_marks.Mark) -> py_marks.MarkFactory | None:
+        """The project's decorator factory the mark's callee names, if it stores a record."""
+        entity = self.evaluate(file, mark.factory)
+        if not (isinstance(entity, _Scoped) and isinstance(entity.value, Function)):
+            return None
+        facts = self.modules.get(entity.file)
+        found = facts.mark_factories if facts is not None else ()
+        return next((f for f in found if f.name == entity.value.name), None)
+
+    def _mark_route(
+        self,
+        node: _Node,
+        classes: list[tuple[str, Namespace]],
+        hidden: bool,
+        scoped: _Scoped,
+        owner: tuple[str, Namespace],
+        mark: py_marks.Mark,
+        factory: py_marks.MarkFactory,
+    ) -> None:
+        file, cls = owner
+        collectors = [c for _, k in classes for c in k.collectors if c.key == factory.key]
+        collector = next((c for c in collectors if not c.reason), None)
+        own = scoped.value
+        assert isinstance(own, Namespace) and own.view is not None
+        if collector is None:
+            if collectors or hidden:
+                why = collectors[0].reason if collectors else "a base of its class is out of sight"
+                self._unresolved(UNRESOLVED_ROUTE, file, mark.line,
+                                 f"the method `{mark.method}` is marked as a route here, but the "
+                                 f"loop of `{own.view.name}` that registers its marks is not read "
+                                 f"({why}): it is not listed")  # fmt: skip
+            return
+        if collector.own_only and cls is not own:
+            return
+        if collector.starts is not None:
+            prefix, negated = collector.starts
+            if mark.method.startswith(prefix) == negated:
+                return
+        made = py_marks.registration(mark, factory, collector)
+        if isinstance(made, str):
+            self._unresolved(UNRESOLVED_ROUTE, file, mark.line,
+                             f"the method `{mark.method}` is marked as a route here, but {made}: "
+                             "it is not listed")  # fmt: skip
+            return
+        marked = Sym((*mark.factory.path, CALL)) if isinstance(mark.factory, Sym) else None
+        guards = tuple(g for g in mark.auth.guards if g != marked)
+        methods: tuple[str, ...] | None = (made.verb,) if made.verb else None
+        unknown = False
+        if made.methods is not None and made.verb is None:
+            listed = self._strings(file, made.methods)
+            unknown = listed is None
+            methods = tuple(m.upper() for m in listed) if listed is not None else None
+        handler = f"{own.view.name}.{mark.method}"
+        if cls is not own and cls.view is not None:
+            handler = f"{own.view.name}({cls.view.name}.{mark.method})"
+        route = RouteDecl(RouterRef(node.decl.router_id), made.path, methods, mark.line, handler,
+                          auth=Auth(guards), methods_unknown=unknown)  # fmt: skip
+        node.routes.append((file, route))
 
     def _register_view(self, path: str, register: ViewRegister, view: _Scoped) -> None:
         assert isinstance(view.value, Namespace) and view.value.view is not None
@@ -5300,6 +5459,10 @@ class _RouteResolver:
             if entity is None:
                 return None
             entity = self._member(entity, segment)
+        if isinstance(entity, _Router) and rest[-1:] == (CALL,):
+            # `makeRouter().get(...)`: a bare call of a factory makes a router of its own
+            called = Sym(expr.path[:-1])
+            return self._fresh(path, ".".join(expr.path), expr, called, entity)
         if view and entity is not None:  # `lock = Lock.as_view("lock")`: `_class_view`
             made = self._member(entity, _AS_VIEW)
             if made is None and isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
@@ -5384,7 +5547,59 @@ class _RouteResolver:
     def _lookup(self, path: str, name: str) -> _Entity | None:
         facts = self._facts(path)
         binding = facts.bindings.get(name)
-        return self.evaluate(path, binding) if binding is not None else None
+        if binding is None:
+            return None
+        entity = self.evaluate(path, binding)
+        if isinstance(entity, _Router) and (callee := _callee(binding)) is not None:
+            return self._fresh(path, name, binding, callee, entity)
+        return entity
+
+    def _fresh(self, path: str, name: str, call: Expr, callee: Expr, made: _Router) -> _Router:
+        """The router the call `call` of `callee` (bound to `name` in `path`, or written bare,
+        `name` then its text) gives: where `callee` is the project function whose own body
+        makes the router it returns (`RouterDecl.scope`), a router of its own per call, as
+        `new` gives (`sessions = createAuthRouter()` in one module and `auth =
+        createAuthRouter()` in another are two routers, one mountable in the other); else (a
+        router made outside the function, which every call returns) `made` itself. A bare
+        call's router (`makeRouter().get(...)`) is one per file and text, the routers the
+        file's names bind made from it. An app is served at the root wherever it is made: the
+        app of an app factory (`app = create_app()` in several entry points) stays one."""
+        template = self.nodes.get(made.key)
+        if template is None or not template.decl.scope or template.decl.app:
+            return made
+        function = self.evaluate(path, callee)
+        if not (
+            isinstance(function, _Scoped)
+            and isinstance(function.value, Function)
+            and function.file == made.key[0]
+            and function.value.site == template.decl.scope
+        ):
+            return made
+        key = (made.key[0], f"{made.key[1]}@{path}:{name}")
+        if key not in self.nodes:
+            decl = replace(template.decl, router_id=key[1])
+            if isinstance(call, Apply) and decl.prefix is not None:
+                passed = Invocation(call.callee, call.args, call.keywords)
+                site = function.value.site  # `mk('/v1')` of `(p) => new Router({ prefix: p })`
+                prefix = _subst(decl.prefix, template.file, template.file, site, passed, path)
+                decl = replace(decl, prefix=prefix)
+            self.nodes[key] = _Node(template.file, decl)
+            self.made_by[key] = made.key
+            if made.key in self.router_classes:
+                self.router_classes[key] = self.router_classes[made.key]
+        return _Router(key)
+
+    def _fresh_filled(self) -> set[tuple[str, str]]:
+        """Each router a call of a factory made (`_fresh`) given what the factory's body
+        registers on the router it makes (its routes, mounts and guards; in the order they
+        were made, a bare call's router filled before the names bound to it): the factory's
+        router is served only where it is mounted itself. Gives the factories' routers."""
+        for key, made in self.made_by.items():
+            template, node = self.nodes[made], self.nodes[key]
+            node.routes[:0] = template.routes
+            node.mounts[:0] = template.mounts
+            node.guards[:0] = template.guards
+        return set(self.made_by.values())
 
     def _member(self, entity: _Entity, segment: str) -> _Entity | None:
         if isinstance(entity, _OneOf):
@@ -5587,6 +5802,16 @@ def _last(value: ImportRef | Sym) -> str | None:
     if isinstance(value, ImportRef):
         return value.attr if value.attr is not None else value.module.rpartition(".")[2]
     return value.path[-1] if value.path else None
+
+
+def _callee(expr: Expr) -> Expr | None:
+    """The function a call written as a value calls (`make` of `make()`, `make(db)`), or
+    None for any other value."""
+    if isinstance(expr, Sym) and len(expr.path) > 1 and expr.path[-1] == CALL:
+        return Sym(expr.path[:-1])
+    if isinstance(expr, Call | Apply):
+        return expr.callee
+    return None
 
 
 def _keyed_parts(expr: Expr) -> list[LoopKey]:

@@ -18,6 +18,7 @@ from .django_facts import Action, DjangoClass, DjangoFacts, DjangoFunction, Regi
 if TYPE_CHECKING:
     from .flask_admin import AdminFacts
     from .flask_classful import ViewClass, ViewRegister
+    from .py_marks import Collector, Mark, MarkFactory
 
 FASTAPI = "fastapi"
 FLASK = "flask"
@@ -123,6 +124,15 @@ class Namespace:
     init_params: tuple[str, ...] | None = None  # `__init__`'s positional ones after `self`
     # Python: what Flask-Classful reads of the class statement (`flask_classful`)
     view: ViewClass | None = None
+    # Python: its methods' decorator calls that may mark them as routes, and its loops over its
+    # members that register what such marks record (`py_marks`)
+    marks: tuple[Mark, ...] = ()
+    collectors: tuple[Collector, ...] = ()
+    # `super().__init__(...)` in its `__init__`: what it passes by position and by name
+    super_args: tuple[Expr | None, ...] = ()
+    super_keywords: tuple[tuple[str, Expr | None], ...] = ()
+    # its `__init__`'s parameters with a default of `None` (passing none passes nothing)
+    none_defaults: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -732,6 +742,9 @@ class RouterDecl:
     # method is called on links to a router (the linker decides, across modules, whatever the
     # calling file imports); where that value is not known, a router no scanned file mounts
     made_on: Expr | None = None
+    # the site of the function whose body makes it ("" at module level): a router a project
+    # function makes is a fresh one per call of it (the linker's `_fresh`), as a constructor's
+    scope: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1041,6 +1054,8 @@ class ModuleFacts:
     flask_config: tuple[FlaskConfigWrite, ...] = ()
     # Python: `View.register(app, ...)` calls, Flask-Classful's views if the class is one
     view_registers: tuple[ViewRegister, ...] = ()
+    # Python: its decorator factories that store a record on the function (`py_marks`)
+    mark_factories: tuple[MarkFactory, ...] = ()
 
 
 def _pickled_by_fields(*classes: type) -> None:

@@ -19,6 +19,7 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, class_base, package_of
 from ..pyparse import parse_python
 from ..scan_read import ParseFailure
+from . import py_marks
 from .auth import (
     PYTHON_EVIDENCE,
     PYTHON_EVIDENCE_HEADS,
@@ -116,6 +117,30 @@ _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
 
+def _scoped_routers(tree: ast.Module, routers: Iterable[RouterDecl]) -> tuple[RouterDecl, ...]:
+    """Each router, with the site of the innermost def or lambda whose body makes it
+    (`RouterDecl.scope`): a router a function makes is another one at each of its calls (the
+    linker's `_fresh`), as `make_bp("users")` and `make_bp("posts")` are two blueprints."""
+    decls = tuple(routers)
+    if not decls:
+        return decls
+    spans = [
+        ((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0), _site(n))
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+    ]
+    out: list[RouterDecl] = []
+    for decl in decls:
+        row, _, column = decl.router_id.partition(":")
+        if not (row.isdigit() and column.isdigit()) or not spans:
+            out.append(decl)
+            continue
+        at = (int(row), int(column))
+        inside = [(start, site) for start, end, site in spans if start < at <= end]
+        out.append(dataclasses.replace(decl, scope=max(inside)[1]) if inside else decl)
+    return tuple(out)
+
+
 def _defers_annotations(tree: ast.Module) -> bool:
     """`from __future__ import annotations`: every annotation of the module is a string."""
     return any(
@@ -191,11 +216,19 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         reader.read(tree)
     except RecursionError:  # an expression nested past what the reader follows: a finding
         raise ParseFailure(reader.line, "RecursionError") from None  # at its statement
+    collected = {
+        line
+        for value in reader.bindings.values()
+        if isinstance(value, Namespace)
+        for collector in value.collectors
+        if not collector.reason
+        for line in collector.lines
+    }  # a collector's own registration call is the marks' routes (`py_marks`), none itself
     return ModuleFacts(
         language="python",
         bindings=reader.bindings,
-        routers=tuple(reader.routers.values()),
-        routes=tuple(reader.routes),
+        routers=_scoped_routers(tree, reader.routers.values()),
+        routes=tuple(r for r in reader.routes if r.line not in collected),
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
@@ -207,6 +240,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         admin=admin_facts(tree) if _ADMIN_WORDS.search(source) else None,
         flask_config=tuple(reader.flask_config),
         view_registers=tuple(reader.view_registers),
+        mark_factories=py_marks.mark_factories(tree) if "def " in source else (),
     )
 
 
@@ -424,8 +458,8 @@ class _Reader:
                 for target in targets:
                     # a name, mostly: its walk would yield it and its context alone
                     names = (target,) if type(target) is ast.Name else ast.walk(target)
-                    for name in names:
-                        if isinstance(name, ast.Name):
+                    for name in names:  # `app.config["k"] = v` assigns no `app`
+                        if isinstance(name, ast.Name) and not isinstance(name.ctx, ast.Load):
                             counts[name.id] = counts.get(name.id, 0) + 1
                             assigned = (  # `urls: list[str] = [...]` too
                                 stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
@@ -929,6 +963,8 @@ class _Reader:
         instance_routers: tuple[RouterDecl, ...] = ()
         instance_params: tuple[str, ...] = ()
         init_params: tuple[str, ...] | None = None
+        super_call: ast.Call | None = None
+        none_defaults: tuple[str, ...] = ()
         for stmt in node.body:
             target: ast.expr | None = None
             value: ast.expr | None = None
@@ -961,6 +997,8 @@ class _Reader:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
                     )
+                    super_call = call
+                    none_defaults = _none_defaults(stmt)
                     init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
             if (
                 isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
@@ -1012,7 +1050,22 @@ class _Reader:
             instance_params,
             init_params,
             view,
+            py_marks.marks(node, self._mark_value, self._auth_of),
+            py_marks.collectors(node, self._present),
+            tuple(None if isinstance(a, ast.Starred) else self._present(a) for a in super_call.args)
+            if super_call
+            else (),
+            tuple((k.arg, self._present(k.value)) for k in super_call.keywords if k.arg)
+            if super_call
+            else (),
+            none_defaults,
         )
+
+    def _mark_value(self, node: ast.expr) -> Expr | None:
+        """What a decorator's argument is: a list or tuple item by item (`methods=["GET"]`)."""
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return self._listed_methods(node)
+        return self._present(node)
 
     def _instance_routers(self, init: _Def) -> tuple[tuple[RouterDecl, ...], tuple[str, ...]]:
         """The routers a constructor stores on `self` as it runs (`self.router = router or
@@ -2275,7 +2328,7 @@ class _Reader:
         replaces_prefix: bool = False,
     ) -> None:
         node = _argument(call, child_index, child_key)
-        child = self._whole_item(node) or self._expr(node)
+        child = self._whole_item(node) or self._made_child(node) or self._expr(node)
         if child is None:
             return
         prefix_node = (
@@ -2293,6 +2346,14 @@ class _Reader:
                 replaces_prefix=replaces_prefix,
             )
         )
+
+    def _made_child(self, node: ast.expr | None) -> Expr | None:
+        """`app.register_blueprint(pages.PagesModule(db))`: an instance of the project's class
+        made in the mount itself is a router when the class links to a router class (the
+        linker checks its bases), as the same call bound to a name first is."""
+        if node is None or not self._own_class_call(node):
+            return None
+        return self._maybe_router(node)  # type: ignore[arg-type]  # a call: checked above
 
     def _whole_item(self, node: ast.expr | None) -> Each | None:
         """A mounted child that is each item of a module's table used whole (`for bp in
@@ -2973,6 +3034,17 @@ def _made_router(value: ast.expr, defaults: dict[str, ast.expr]) -> tuple[ast.Ca
         given, value = value, defaults[value.id]
     param = given.id if type(given) is ast.Name else ""
     return (value if type(value) is ast.Call else None), param
+
+
+def _none_defaults(function: _Def) -> tuple[str, ...]:
+    """The parameters of `function` whose default is `None`."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
+    ]
+    return tuple(a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
 
 
 def _super_init(function: _Def) -> ast.Call | None:
