@@ -2802,15 +2802,7 @@ class _Reader:
         if isinstance(bound, Sym):
             path = bound.path
         if len(path) == 3 and path[:2] == ("process", "env"):
-            if path[2] == "NODE_ENV":
-                return OneOf(
-                    tuple(
-                        Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
-                        for value, why in NODE_ENV_DEFAULTS
-                    )
-                )
-            unset = Fallback(Opaque(), Lit(""), f"process.env.{path[2]} unset")
-            return Fallback(Sym(path), unset, "")  # a sample environment file's value first
+            return env_read(path[2])
         if len(path) == 1 and (param := self._param(node, path[0])) is not None:
             return param  # `if (kind === 'x')` in a helper: what each call passes
         value = self._expr(node)
@@ -4725,6 +4717,21 @@ def _regexp_source(pattern: str) -> str:
 
 
 _LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def env_read(name: str) -> Expr:
+    """`process.env.<name>` as an `if` test reads it: a sample environment file's value first,
+    else unset (""); `NODE_ENV` one of both `NODE_ENV_DEFAULTS` (`_Reader._tested`)."""
+    path = ("process", "env", name)
+    if name == "NODE_ENV":
+        return OneOf(
+            tuple(
+                Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
+                for value, why in NODE_ENV_DEFAULTS
+            )
+        )
+    unset = Fallback(Opaque(), Lit(""), f"process.env.{name} unset")
+    return Fallback(Sym(path), unset, "")
 
 
 def _unwrap(node: _Node | None) -> _Node | None:

@@ -1433,6 +1433,14 @@ class _RouteResolver:
                 gaps: tuple[Gap, ...] = (gap,) if gap is not None else ()
                 auth = NONE
                 decl = self.nodes[key].decl
+                imported_by: tuple[str, ...] = ()  # NestJS: the defaults importing its module
+                if decl.framework == NESTJS:  # a module the defaults leave out (`nest_guarded`)
+                    off, unsure, imported_by = self.nest.left_out(key[0], decl.router_id)
+                    for file, line, detail in off:
+                        self._unresolved(UNRESOLVED_ROUTE, file, line, detail)
+                    if off:
+                        continue
+                    gaps += unsure
                 if decl.framework == NESTJS:  # its module's RouterModule path (`nest_link`)
                     module_path, module_gap = self.nest.module_path(key[0], decl.router_id)
                     prefix = join_prefix(module_path, prefix)
@@ -1473,6 +1481,7 @@ class _RouteResolver:
                     gaps += (self.current_app_gap,)  # several apps: which one is not known
                     auth = UNKNOWN
                 assumed = self._assumed(key[0], decl.prefix)
+                assumed = (*assumed, *imported_by)
                 for prefix in prefixes:
                     self._walk(found, key, prefix, auth, gaps, (key,), assumed)
         found = self._without_plugin_distributions(found)
@@ -1495,6 +1504,7 @@ class _RouteResolver:
         self._foreign_routers()
         for file, line, detail in self.nest.unread_controllers():
             self._unresolved(UNRESOLVED_ROUTER, file, line, detail)
+        self.words |= self.nest.guarded_words()  # the files that may import them, read too
         for (file, line, detail), places in self.gap_places.items():
             more = self.unresolved.get((UNRESOLVED_PREFIX, file, line, detail))
             if more is not None:

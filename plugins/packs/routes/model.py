@@ -981,6 +981,10 @@ class NestFacts:
     bootstraps: tuple[BootstrapDecl, ...] = ()  # controller libraries' (`BootstrapDecl`)
     # `@Module({ controllers })` whose list is no list the file spells: (module class, line)
     unread_modules: tuple[tuple[str, int], ...] = ()
+    # modules an `imports:` list names under a condition or in a `@Module` (`nest_imports`):
+    # (module class, the condition or None, line, the importing `@Module` class or "": a read
+    # of it no `@Module` list makes)
+    module_imports: tuple[tuple[str, Condition | None, int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

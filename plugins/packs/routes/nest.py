@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import js_facts, nest_config_service
+from . import js_facts, nest_config_service, nest_imports
 from .frameworks import CONTROLLERS, Bootstrap, Framework
 from .model import (
     NESTJS,
@@ -97,6 +97,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
     config = _config(reader, root) if b"registerAs" in reader.source else []
     if nest_config_service.seeded(reader.source):
         config += nest_config_service.read(reader, root)
+    imported = nest_imports.read(reader, root) if b"imports" in reader.source else ()
     if not (
         controllers
         or modules
@@ -108,6 +109,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         or composed
         or boots
         or unread
+        or imported
     ):
         return None
     return NestFacts(
@@ -123,6 +125,7 @@ def read(reader: _Reader, root: _Node) -> NestFacts | None:
         tuple(versioned),
         tuple(boots),
         tuple(unread),
+        imported,
     )
 
 

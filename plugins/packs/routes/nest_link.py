@@ -40,6 +40,7 @@ from .model import (
     Sym,
     Versioning,
 )
+from .nest_guarded import GuardedImports
 from .paths import join_prefix
 
 _SCRIPT_SUFFIXES = frozenset({".ts", ".js", ".mts", ".mjs", ".cts", ".cjs", ".tsx", ".jsx"})
@@ -174,6 +175,7 @@ class NestLink:
             self._versioning += ((file, v) for v in nest.versioning)
             for key, value in nest.config:
                 self._config.setdefault(key, []).append((file, value))
+        self._guarded = GuardedImports(modules, self._module_files, decided)
         # each `enableVersioning`, read: (in force, not run under the configuration's defaults)
         self._all: tuple[list[_Settings], list[_Settings]] | None = None
         # (file, `Class.method`) -> the version a composed decorator's `Version(v)` gives it
@@ -423,6 +425,32 @@ class NestLink:
             )
             return "", (*where, detail)
         return next(iter(found), ""), None
+
+    def left_out(
+        self, file: str, router_id: str
+    ) -> tuple[tuple[Gap, ...], tuple[Gap, ...], tuple[str, ...]]:
+        """Whether a controller's modules are all imported only under conditions
+        (`nest_guarded`): the findings at the conditions when the configuration's defaults run
+        none of them (its routes not served); else the gaps its routes carry when one cannot
+        be decided, or the defaults that import it (`attrs.configDefault`) when only a
+        condition does; all empty when a module of it is imported otherwise, or none lists
+        it."""
+        name = self._controllers.get((file, router_id))
+        homes = self._modules_of.get(name, []) if name is not None else []
+        verdicts = [self._guarded.verdict(module) for _, module in homes]
+        if verdicts and all(v.off for v in verdicts):
+            return tuple(g for v in verdicts for g in v.off), (), ()
+        imported = [v for v in verdicts if not v.off and not v.unsure]
+        if any(not v.assumed for v in imported):
+            return (), (), ()
+        if imported:
+            return (), (), tuple(dict.fromkeys(a for v in imported for a in v.assumed))
+        return (), tuple(g for v in verdicts for g in v.unsure), ()
+
+    def guarded_words(self) -> set[str]:
+        """The module names a file must be parsed for before their routes are left out
+        (`nest_guarded.GuardedImports.words`)."""
+        return self._guarded.words()
 
     def unread_controllers(self) -> list[Gap]:
         """Each class a `@Module` lists as a controller that no scanned file declares as one
