@@ -1400,11 +1400,8 @@ class _Reader:
         it, when that holds a parameter (what the function's callers pass); else None."""
         if name in self._locals_seen:
             return None
-        scope = node.parent
-        while scope is not None and scope.type not in _FUNCTIONS:
-            scope = scope.parent
-        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
-        if body is None or body.type != "statement_block":
+        body = self._function_block(node)
+        if body is None:
             return None
         key = (body.start_byte, name)
         if key not in self._local_values:
@@ -2808,13 +2805,18 @@ class _Reader:
         value = self._expr(node)
         return None if value is None or isinstance(value, Opaque) else value
 
+    def _function_block(self, node: _Node) -> _Node | None:
+        """The block body of the function `node` is written in; None at the top level or in
+        an arrow function's expression body."""
+        scope = _function_of(node)
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        return body if body is not None and body.type == "statement_block" else None
+
     def _constructor_of(self, node: _Node) -> _Node | None:
         """The constructor `node` is written in (directly, not in a callback): a class's
         `constructor(...)`, or a function named as a class (`function Gateway(port, base)`),
         which `new` calls; None elsewhere."""
-        scope = node.parent
-        while scope is not None and scope.type not in _FUNCTIONS:
-            scope = scope.parent
+        scope = _function_of(node)
         if scope is None:
             return None
         name = self._text(scope.child_by_field_id(self.fields.name))
@@ -3824,11 +3826,8 @@ class _Reader:
     def _local_initializer(self, node: _Node) -> _Node | None:
         """The value the local `node` names is declared with in the function it is read in,
         when declared there once (`_declared_once`); None for any other name."""
-        scope = node.parent
-        while scope is not None and scope.type not in _FUNCTIONS:
-            scope = scope.parent
-        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
-        if body is None or body.type != "statement_block":
+        body = self._function_block(node)
+        if body is None:
             return None
         found = self._declared_once(body, self._text(node))
         value = found.child_by_field_id(self.fields.value) if found is not None else None
@@ -3999,9 +3998,7 @@ class _Reader:
 
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""
-        scope = node.parent
-        while scope is not None and scope.type not in _FUNCTIONS:
-            scope = scope.parent
+        scope = _function_of(node)
         return _site(scope) if scope is not None else ""
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
@@ -4738,6 +4735,14 @@ def _unwrap(node: _Node | None) -> _Node | None:
     while node is not None and node.type in _TRANSPARENT and node.named_children:
         node = node.named_children[0]
     return node
+
+
+def _function_of(node: _Node) -> _Node | None:
+    """The function `node` is written in (the nearest one around it); None at the top level."""
+    scope = node.parent
+    while scope is not None and scope.type not in _FUNCTIONS:
+        scope = scope.parent
+    return scope
 
 
 def _line(node: _Node) -> int:
