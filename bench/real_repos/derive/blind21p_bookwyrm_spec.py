@@ -4,6 +4,23 @@ import json
 D = "/work/realrepos/derived21p/"
 out = json.load(open(D + "bw.json"))
 routes = [{k: r[k] for k in ("name", "file", "line", "files", "view") if k in r} for r in out["routes"]]
+# fix (after the one pack run): the derive script placed 8 views it could not inspect (callable
+# Feed instances, Django's own TemplateView/JavaScriptCatalog) at bookwyrm/urls.py line 1; placed
+# here at the pattern's call in urls.py (library views) or at the Feed subclass (project views)
+FIX = {
+    "ANY /user/{username}/rss": ("bookwyrm/views/rss_feed.py", 12),
+    "ANY /user/{username}/rss-reviews": ("bookwyrm/views/rss_feed.py", 57),
+    "ANY /user/{username}/rss-quotes": ("bookwyrm/views/rss_feed.py", 99),
+    "ANY /user/{username}/rss-comments": ("bookwyrm/views/rss_feed.py", 141),
+    "ANY /user/{username}/{_0}/{shelf_identifier}/rss": ("bookwyrm/views/rss_feed.py", 183),
+    "GET /jsi18n/": ("bookwyrm/urls.py", 34),
+    "GET /robots.txt": ("bookwyrm/urls.py", 36),
+    "GET /manifest.json": ("bookwyrm/urls.py", 40),
+}
+for r in routes:
+    if r["name"] in FIX and r["line"] == 1:
+        r["file"], r["line"] = FIX[r["name"]]
+        r["files"] = sorted({"bookwyrm/urls.py", r["file"]})
 tables = [{k: t[k] for k in ("name", "file", "line", "model", "files") if k in t} for t in out["tables"]]
 META = {
     "name": "bookwyrm",
