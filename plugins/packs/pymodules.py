@@ -308,7 +308,7 @@ def module_facts(
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                exports = _names_listed(node.value)
+                exports = names_listed(node.value)
             binding = _binding(node.value)
             if binding is not None:
                 bindings.update((t.id, binding) for t in targets if isinstance(t, ast.Name))
@@ -436,7 +436,7 @@ def _defined_in_functions(scopes: Sequence[ast.stmt]) -> Iterator[ast.ClassDef]:
     return iter(found)
 
 
-def _names_listed(value: ast.expr) -> tuple[str, ...] | None:
+def names_listed(value: ast.expr) -> tuple[str, ...] | None:
     """`__all__ = ["A", "B"]` (list or tuple of literals) as its names; None for anything else."""
     if not isinstance(value, ast.List | ast.Tuple):
         return None
@@ -519,11 +519,22 @@ def absolute(module: str | None, level: int, package: str) -> str:
     return ".".join([*base, *([module] if module else [])])
 
 
+def star_brings(name: str, exports: Collection[str] | None) -> bool:
+    """Whether `from m import *` may bring `name` from a module `m` whose literal `__all__` is
+    `exports` (None: it has none): the names listed there, else every name not starting with
+    `_` that `m` binds, itself or by its own star imports. The one rule of star imports for
+    the Python packs (`Modules._resolve_star`, the routes linker's `_star_source`): the caller
+    asks whether `m` binds the name."""
+    if exports is not None:
+        return name in exports
+    return not name.startswith("_")
+
+
 def _binds(module: ModuleFacts[B], name: str) -> bool:
     """Whether `from module import *` brings `name` bound by a statement of `module` itself."""
-    if module.exports is not None:
-        return name in module.exports
-    return name in module.class_map or name in module.bindings or name in module.imports
+    if module.exports is not None:  # listed: bound there, or by a star import of its own
+        return star_brings(name, module.exports)
+    return _binds_itself(module, name)
 
 
 def _binds_itself(module: ModuleFacts[B], name: str) -> bool:

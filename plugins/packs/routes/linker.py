@@ -19,7 +19,14 @@ from typing import NamedTuple, TypeGuard
 
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text, percent_text
 from ..entry_points import is_distribution_file
-from ..pymodules import MAX_ANCESTORS, REPOSITORY_PACKAGES, ModuleIndex, module_name, packages_of
+from ..pymodules import (
+    MAX_ANCESTORS,
+    REPOSITORY_PACKAGES,
+    ModuleIndex,
+    module_name,
+    packages_of,
+    star_brings,
+)
 from ..scan_document import JSONObject, at
 from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
@@ -1537,7 +1544,8 @@ class _RouteResolver:
         from a package), and every module below a package it loads modules from by a computed
         name (`ModuleFacts.dynamic_imports`), each asked for (`_facts`)."""
         found: list[str] = []
-        for value in self._facts(file).bindings.values():
+        facts = self._facts(file)
+        for value in (*facts.bindings.values(), *facts.star_exports):
             if not isinstance(value, ImportRef) or value.origin:
                 continue
             names = [value.module] if value.attr is None else [f"{value.module}.{value.attr}"]
@@ -1547,7 +1555,7 @@ class _RouteResolver:
                 path = self.python_files.get(module) if module is not None else None
                 if path is not None and path != file:
                     found.append(path)
-        for package in self._facts(file).dynamic_imports:  # any module below it may be loaded
+        for package in facts.dynamic_imports:  # any module below it may be loaded
             named = self.modules_index.find(package, file)
             if named is not None:
                 below = f"{named}."
@@ -5551,11 +5559,35 @@ class _RouteResolver:
         facts = self._facts(path)
         binding = facts.bindings.get(name)
         if binding is None:
-            return None
+            source = self._star_source(path, name) if facts.star_exports else None
+            return self._lookup(source, name) if source is not None else None
         entity = self.evaluate(path, binding)
         if isinstance(entity, _Router) and (callee := _callee(binding)) is not None:
             return self._fresh(path, name, binding, callee, entity)
         return entity
+
+    def _star_source(self, path: str, name: str, seen: frozenset[str] = frozenset()) -> str | None:
+        """The file whose own module-level binding of `name` the Python module `path` has by
+        its `from X import *` statements, as Python binds it: the last star import that brings
+        the name wins; a source brings what `pymodules.star_brings` says, its own binding or
+        one of its own star imports passes on (a package re-exporting its subpackages'
+        names, any number deep). None where no star import brings it (a cycle of star
+        imports brings nothing new)."""
+        seen = seen | {path}
+        for star in reversed(self._facts(path).star_exports):
+            module = self._python_module(star.module, path)
+            file = self.python_files.get(module.name) if module is not None else None
+            if file is None or file in seen:
+                continue
+            source = self._facts(file)
+            if not star_brings(name, source.all_names):
+                continue
+            if name in source.module_names:
+                return file
+            deeper = self._star_source(file, name, seen) if source.star_exports else None
+            if deeper is not None:
+                return deeper
+        return None
 
     def _fresh(self, path: str, name: str, call: Expr, callee: Expr, made: _Router) -> _Router:
         """The router the call `call` of `callee` (bound to `name` in `path`, or written bare,

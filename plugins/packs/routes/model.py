@@ -995,7 +995,12 @@ class ModuleFacts:
     language: str  # "python" | "javascript"
     bindings: dict[str, Expr] = field(default_factory=dict)
     exports: dict[str, Expr] = field(default_factory=dict)
+    # JavaScript: `export * from`; Python: its module-level `from X import *`, in order
     star_exports: tuple[ImportRef, ...] = ()
+    # Python: a literal `__all__` (what `import *` takes from it; None: it has none), and the
+    # names its module-level statements bind (`bindings` also holds functions' own names)
+    all_names: tuple[str, ...] | None = None
+    module_names: frozenset[str] = frozenset()
     routers: tuple[RouterDecl, ...] = ()
     routes: tuple[RouteDecl, ...] = ()
     mounts: tuple[MountDecl, ...] = ()

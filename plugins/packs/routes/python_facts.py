@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .. import computed_names
 from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
-from ..pymodules import absolute, class_base, package_of
+from ..pymodules import absolute, class_base, names_listed, package_of
 from ..pyparse import parse_python
 from ..scan_read import ParseFailure
 from . import py_marks
@@ -141,6 +141,20 @@ def _scoped_routers(tree: ast.Module, routers: Iterable[RouterDecl]) -> tuple[Ro
     return tuple(out)
 
 
+def _bound_names(stmt: ast.stmt) -> Iterable[str]:
+    """The names a binding statement (`_BINDERS`) binds in its scope: its targets, its
+    imports' local names, its def's or class's name."""
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        for alias in stmt.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name.partition(".")[0]
+    elif isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield stmt.name
+    elif isinstance(stmt, ast.Assign | ast.AnnAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        yield from (t.id for t in targets if isinstance(t, ast.Name))
+
+
 def _defers_annotations(tree: ast.Module) -> bool:
     """`from __future__ import annotations`: every annotation of the module is a string."""
     return any(
@@ -227,6 +241,9 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
     return ModuleFacts(
         language="python",
         bindings=reader.bindings,
+        star_exports=tuple(reader.stars),
+        all_names=reader.all_names,
+        module_names=frozenset(reader.module_names),
         routers=_scoped_routers(tree, reader.routers.values()),
         routes=tuple(r for r in reader.routes if r.line not in collected),
         mounts=tuple(reader.mounts),
@@ -248,6 +265,10 @@ class _Reader:
     def __init__(self, package: str) -> None:
         self.package = package  # where relative imports start (`pymodules.package_of`)
         self.bindings: dict[str, Expr] = {}
+        # module level: its `from X import *` sources, a literal `__all__`, the names bound
+        self.stars: list[ImportRef] = []
+        self.all_names: tuple[str, ...] | None = None
+        self.module_names: set[str] = set()
         self.routers: dict[str, RouterDecl] = {}  # by creation site
         self.routes: list[RouteDecl] = []
         self.mounts: list[MountDecl] = []
@@ -318,6 +339,7 @@ class _Reader:
             if type(stmt) in _BINDERS:
                 self.line = stmt.lineno
                 self._bind(stmt, override=True)
+                self._module_level(stmt)
             if id(stmt) in branched.last:
                 self._bind_branched(branched.last[id(stmt)], earlier)
         done = 0
@@ -593,6 +615,19 @@ class _Reader:
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
             self._set(stmt.name, self._class(stmt), override)
+
+    def _module_level(self, stmt: ast.stmt) -> None:
+        """What `from this import *` reads of a module-level statement (`pymodules.star_brings`):
+        the names it binds, its own star imports (whose names it passes on), `__all__`."""
+        if type(stmt) is ast.ImportFrom:
+            assert isinstance(stmt, ast.ImportFrom)
+            if any(alias.name == "*" for alias in stmt.names):
+                self.stars.append(ImportRef(self._import_base(stmt), None))
+        elif type(stmt) is ast.Assign:
+            assert isinstance(stmt, ast.Assign)
+            if any(type(t) is ast.Name and t.id == "__all__" for t in stmt.targets):
+                self.all_names = names_listed(stmt.value)
+        self.module_names.update(_bound_names(stmt))
 
     def _bind_branched(self, stmt: ast.If, earlier: dict[str, Expr | None]) -> None:
         """Each module-level name the branches of `stmt` assign, bound to what it holds after
