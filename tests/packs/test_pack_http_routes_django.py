@@ -564,9 +564,7 @@ def test_a_viewset_bound_to_an_action_map_held_by_a_module_constant() -> None:
             "]\n"
         ),
         "site/views.py": (
-            "from rest_framework import viewsets\n"
-            "class Notes(viewsets.ModelViewSet):\n"
-            "    pass\n"
+            "from rest_framework import viewsets\nclass Notes(viewsets.ModelViewSet):\n    pass\n"
         ),
     }
     assert names(files) == {
