@@ -1,13 +1,25 @@
 """Write a truth file from its parts (blind21j). Usage:
 python3 blind21j_assemble.py OUT NAME URL COMMIT DATE FILES METHOD.txt DERIVE.json ROUTES.json TABLES.json"""
-import json, sys
+
+import json
+import sys
+
 out, name, url, commit, date, files, method, derive, routes, tables = sys.argv[1:]
-doc = {"name": name, "repo": url, "commit": commit, "commit_date": date, "files": int(files),
-       "method": open(method).read().strip(), "derive": json.load(open(derive)),
-       "packs": {"pack-http-routes": {"kind": "route", "expected": json.load(open(routes))},
-                 "pack-sqlalchemy": {"kind": "table", "expected": []},
-                 "pack-django": {"kind": "table", "expected": []},
-                 "pack-js-tables": {"kind": "table", "expected": json.load(open(tables))}}}
+doc = {
+    "name": name,
+    "repo": url,
+    "commit": commit,
+    "commit_date": date,
+    "files": int(files),
+    "method": open(method).read().strip(),
+    "derive": json.load(open(derive)),
+    "packs": {
+        "pack-http-routes": {"kind": "route", "expected": json.load(open(routes))},
+        "pack-sqlalchemy": {"kind": "table", "expected": []},
+        "pack-django": {"kind": "table", "expected": []},
+        "pack-js-tables": {"kind": "table", "expected": json.load(open(tables))},
+    },
+}
 for p in doc["packs"].values():
     names = [e["name"] for e in p["expected"]]
     assert len(names) == len(set(names)), "duplicate names"

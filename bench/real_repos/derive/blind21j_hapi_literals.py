@@ -7,7 +7,12 @@ literal's `path:` line, its files naming the route file and LOADER (the server.r
 A runtime row with no literal keeps the place the runtime gave; a literal that hapi does not serve
 is printed on stderr.
 """
-import json, re, sys, pathlib
+
+import json
+import pathlib
+import re
+import sys
+
 checkout, runtime, loader, *files = sys.argv[1:]
 rows = json.load(open(runtime))
 lit = {}
