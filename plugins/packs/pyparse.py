@@ -26,17 +26,17 @@ import platform
 import sys
 from typing import Any
 
-from . import py_match
+from . import py_runtime
 
 _NEWER_THAN = f"Python {platform.python_version()}"
 
 
 def parse_python(source: str, path: str) -> ast.Module:
     """`ast.parse(source, filename=path)`, with the same tree and the same errors for what
-    this interpreter reads; newer syntax read as described above; `match` statements as the
-    `if` chains they behave as (`py_match`)."""
+    this interpreter reads; newer syntax read as described above; read as it runs
+    (`py_runtime`: `match` statements as `if` chains, `if TYPE_CHECKING:` blocks not run)."""
     tree = _parsed(source, path)
-    return py_match.as_ifs(tree) if py_match.MAY_MATCH.search(source) else tree
+    return py_runtime.as_run(tree) if py_runtime.may_change(source) else tree
 
 
 def _parsed(source: str, path: str) -> ast.Module:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "plugins"))
 from pack_http_routes import make_scanner  # noqa: E402
 from packs.routes import extract, route_document, seeds  # noqa: E402
 from packs.routes.django_linker import django_path, django_paths  # noqa: E402
-from routes_harness import document, scanned_both_ways  # noqa: E402
+from routes_harness import document, names, scanned_both_ways  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "repos" / "django-rest-app"
 PROJECT: dict[str, str] = {
@@ -544,3 +544,32 @@ def test_a_list_of_dicts_named_urlpatterns_is_no_urlconf() -> None:
     found = document(files)
     assert [r["name"] for r in found["resources"]] == ["GET /all"]
     assert all("tables.py" not in str(f["locations"]) for f in found["findings"])
+
+
+def test_a_viewset_bound_to_an_action_map_held_by_a_module_constant() -> None:
+    """`Notes.as_view(list_methods)` with `list_methods = {'get': 'list', 'post': 'create'}`
+    written above the URL patterns: the map's methods, as the literal in the call gives them
+    (was read as a class view of an unseen base, `ANY`); a constant the module rebinds is not
+    taken as one map."""
+    files = {
+        "site/settings.py": "ROOT_URLCONF = 'site.urls'\n",
+        "site/urls.py": (
+            "from django.urls import path\n"
+            "from site import views\n"
+            "list_methods = {'get': 'list', 'post': 'create'}\n"
+            "detail_methods = {'get': 'retrieve', 'delete': 'destroy'}\n"
+            "urlpatterns = [\n"
+            "    path('notes/', views.Notes.as_view(list_methods)),\n"
+            "    path('notes/<int:pk>/', views.Notes.as_view(actions=detail_methods)),\n"
+            "]\n"
+        ),
+        "site/views.py": (
+            "from rest_framework import viewsets\nclass Notes(viewsets.ModelViewSet):\n    pass\n"
+        ),
+    }
+    assert names(files) == {
+        "GET /notes/",
+        "POST /notes/",
+        "GET /notes/{pk}/",
+        "DELETE /notes/{pk}/",
+    }

@@ -91,6 +91,13 @@ def test_the_handler_or_its_wrapper_is_the_auth_evidence() -> None:
         ("pages/api/users/[id].ts", ("pages", ("/api/users/{id}",))),
         ("pages/api/[...all].ts", ("pages", ("/api/{all}",))),
         ("pages/api/docs/[[...page]].ts", ("pages", ("/api/docs", "/api/docs/{page}"))),
+        # a parameter's name is what its brackets hold, hyphens and digits included
+        ("pages/api/[...not-found-404].ts", ("pages", ("/api/{not-found-404}",))),
+        (
+            "app/v2/[team-id]/[[...opt-rest]]/route.ts",
+            ("app", ("/v2/{team-id}", "/v2/{team-id}/{opt-rest}")),
+        ),
+        ("app/[1st]/route.ts", ("app", ("/{1st}",))),
         ("src/pages/api/_middleware.ts", None),
         # only the App Router makes `_` private: a Pages Router `_file` is a route
         ("pages/api/groups/_everyone.ts", ("pages", ("/api/groups/_everyone",))),

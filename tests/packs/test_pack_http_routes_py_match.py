@@ -1,5 +1,5 @@
 """pack-http-routes: a `match` statement (Python 3.10) is followed as the `if` chain it behaves
-as (`packs/py_match.py`), by every reader that follows branches: the settings object a module
+as (`packs/py_runtime.py`), by every reader that follows branches: the settings object a module
 picks per environment, the prefix a case gives a blueprint, the routes a case registers. A
 case the pack cannot decide (a class pattern) keeps what it registers listed, with the finding
 every undecided `if` gives."""
@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
-from packs import py_match  # noqa: E402
+from packs import py_runtime  # noqa: E402
 from packs.pyparse import parse_python  # noqa: E402
 from routes_harness import document, finding_places, scanned_both_ways  # noqa: E402
 
@@ -118,7 +118,7 @@ def test_the_chain_is_the_comparisons_python_makes() -> None:
         "    case [y, z] if y:\n        a = 3\n"
         "    case rest:\n        a = rest\n"
     )
-    assert ast.unparse(py_match.as_ifs(ast.parse(source))) == (
+    assert ast.unparse(py_runtime.as_run(ast.parse(source))) == (
         "if x == 1 or x == 2:\n    a = 1\n"
         "elif x is None:\n    a = 2\n"
         "elif case [y, z] and y:\n    a = 3\n"

@@ -464,3 +464,24 @@ def test_models_a_mixin_makes_per_model_and_models_made_by_type() -> None:
     assert gap["code"] == "COMPUTED_TABLENAME"
     assert "Scoped.scoped" in gap["detail"]
     assert [(p["path"], p["line"]) for p in gap["locations"]] == [("inv/models.py", 16)]
+
+
+def test_a_base_swapped_only_for_the_type_checker_is_the_runtime_base(tmp_path: Path) -> None:
+    """`Model = db.Model` then `if TYPE_CHECKING: Model = DeclarativeBase`: at run time the
+    `if` never runs, so a model of `Model` is Flask-SQLAlchemy's and gets its default name
+    (was read as the stand-in, a plain declarative base: no name, no table, no finding)."""
+    texts = {
+        "app/db.py": (
+            "from flask_sqlalchemy import SQLAlchemy\nfrom sqlalchemy.orm import DeclarativeBase\n\n"
+            "class Base(DeclarativeBase):\n    pass\n\ndb = SQLAlchemy(model_class=Base)\n"
+        ),
+        "app/models.py": (
+            "from typing import TYPE_CHECKING\nfrom app.db import Base, db\n\n"
+            "Model = db.Model\nif TYPE_CHECKING:\n    Model = Base\n\n"
+            "class MailChallenge(Model):\n    id = db.Column(db.Integer, primary_key=True)\n"
+        ),
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert [name for name, _, _ in _tables(_scan(tmp_path))] == ["mail_challenge"]

@@ -1,9 +1,12 @@
 """blind21p: bookwyrm's truth from django_runtime_routes.py's output (routes and tables)."""
+
 import json
 
 D = "/work/realrepos/derived21p/"
 out = json.load(open(D + "bw.json"))
-routes = [{k: r[k] for k in ("name", "file", "line", "files", "view") if k in r} for r in out["routes"]]
+routes = [
+    {k: r[k] for k in ("name", "file", "line", "files", "view") if k in r} for r in out["routes"]
+]
 # fix (after the one pack run): the derive script placed 8 views it could not inspect (callable
 # Feed instances, Django's own TemplateView/JavaScriptCatalog) at bookwyrm/urls.py line 1; placed
 # here at the pattern's call in urls.py (library views) or at the Feed subclass (project views)
@@ -21,7 +24,9 @@ for r in routes:
     if r["name"] in FIX and r["line"] == 1:
         r["file"], r["line"] = FIX[r["name"]]
         r["files"] = sorted({"bookwyrm/urls.py", r["file"]})
-tables = [{k: t[k] for k in ("name", "file", "line", "model", "files") if k in t} for t in out["tables"]]
+tables = [
+    {k: t[k] for k in ("name", "file", "line", "model", "files") if k in t} for t in out["tables"]
+]
 META = {
     "name": "bookwyrm",
     "repo": "https://github.com/bookwyrm-social/bookwyrm",
@@ -30,7 +35,7 @@ META = {
     "files": 1536,
     "method": open(D + "bw_method.txt").read().strip(),
     "derive": {
-        "pack-http-routes": "cd $CHECKOUT && /work/truthenv/blind21p/bookwyrm/bin/python bench/real_repos/derive/django_runtime_routes.py . bookwyrm.settings --env DOMAIN=your.domain.here --env SECRET_KEY=<any> --env EMAIL_HOST=smtp.mailgun.org --env EMAIL_HOST_USER=mail@your.domain.here --env EMAIL_HOST_PASSWORD=emailpassword123 --set 'CACHES={**CACHES, \"file_resubmit\": {\"BACKEND\": \"django.core.cache.backends.locmem.LocMemCache\"}}'  (assembled by derive/blind20p_assemble.py derive/blind21p_bookwyrm_spec.py)",
+        "pack-http-routes": 'cd $CHECKOUT && /work/truthenv/blind21p/bookwyrm/bin/python bench/real_repos/derive/django_runtime_routes.py . bookwyrm.settings --env DOMAIN=your.domain.here --env SECRET_KEY=<any> --env EMAIL_HOST=smtp.mailgun.org --env EMAIL_HOST_USER=mail@your.domain.here --env EMAIL_HOST_PASSWORD=emailpassword123 --set \'CACHES={**CACHES, "file_resubmit": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}\'  (assembled by derive/blind20p_assemble.py derive/blind21p_bookwyrm_spec.py)',
         "pack-django": "the same run: its tables",
     },
 }

@@ -1,4 +1,5 @@
 """blind21p: kitchenowl's truth from runtime items (runtime_routes_stubbed.py, runtime_tables.py)."""
+
 import json
 
 D = "/work/realrepos/derived21p/"
@@ -7,9 +8,13 @@ routes = []
 for item in json.load(open(D + "ko_routes.json")):
     f = SUB + item["file"]
     files = [f]
-    if f != SUB + "app/config.py":  # blueprints get their prefixes in app/api/register_controller.py
+    if (
+        f != SUB + "app/config.py"
+    ):  # blueprints get their prefixes in app/api/register_controller.py
         files.append(SUB + "app/api/register_controller.py")
-    routes.append({"name": item["name"], "file": f, "line": item["line"], "files": sorted(set(files))})
+    routes.append(
+        {"name": item["name"], "file": f, "line": item["line"], "files": sorted(set(files))}
+    )
 tables = []
 for item in json.load(open(D + "ko_tables.json")):
     t = {"name": item["name"], "file": SUB + item["file"], "line": item["line"]}

@@ -1,4 +1,5 @@
 """blind21p: romm's truth from runtime items (runtime_routes_stubbed.py, runtime_tables.py)."""
+
 import json
 
 D = "/work/realrepos/derived21p/"
@@ -8,7 +9,11 @@ routes = []
 for item in json.load(open(D + "romm_routes.json")):
     f = SUB + item["file"]
     lines = open(CO + f).read().splitlines()
-    files = {f, SUB + "main.py", SUB + "utils/router.py"}  # prefix /api; alternate trailing-slash path
+    files = {
+        f,
+        SUB + "main.py",
+        SUB + "utils/router.py",
+    }  # prefix /api; alternate trailing-slash path
     if lines[item["line"] - 1].lstrip().startswith("@protected_route"):
         files.add(SUB + "decorators/auth.py")  # protected_route(router.get, path, ...) registers it
     if f.startswith(SUB + "endpoints/roms/") and not f.endswith("__init__.py"):

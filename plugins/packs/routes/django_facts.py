@@ -12,7 +12,7 @@ import ast
 import bisect
 import re
 import textwrap
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..django_apps import AppConfigFacts, SettingsFacts, app_config, package_settings
@@ -878,7 +878,7 @@ class _Reader:
             wrappers: list[str] = []
             written = view
             view = self.unwrapped(view, wrappers)
-            methods, actions = _as_view_options(view, self.text)
+            methods, actions = _as_view_options(view, self.text, self.literals)
             target = self.target(view)
             if isinstance(view, ast.Call) and self.schema_view(view):
                 target = ("schema", "GET")
@@ -944,7 +944,7 @@ class _Reader:
         view = self.unwrapped(value, wrappers)
         if not (isinstance(view, ast.Call) and _is_as_view(view)):
             return None
-        methods, actions = _as_view_options(view, self.text)
+        methods, actions = _as_view_options(view, self.text, self.literals)
         target = self.target(view)
         return UrlEntry(value.lineno, "", False, target, methods, tuple(wrappers),
                         actions=actions, assumed=_made_assumption(view))  # fmt: skip
@@ -1607,10 +1607,10 @@ def _made_assumption(view: ast.expr | None) -> tuple[str, ...]:
 
 
 def _as_view_options(
-    view: ast.expr | None, text: TextOf
+    view: ast.expr | None, text: TextOf, literals: Mapping[str, object]
 ) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
     """`X.as_view(...)`'s `http_method_names` and a DRF viewset's action map (`{'get': 'list'}`,
-    its methods; ("?",) when computed)."""
+    written in the call or a module constant holding it: its methods; ("?",) when computed)."""
     if not (isinstance(view, ast.Call) and _is_as_view(view)):
         return None, None
     methods = _given_strings(_keyword(view, "http_method_names"), text)
@@ -1620,6 +1620,9 @@ def _as_view_options(
         keys = [text(k) for k in mapping.keys]
         actions = tuple(k.upper() for k in keys if k is not None)
         actions = actions if len(actions) == len(keys) else ("?",)
+    elif isinstance(mapping, ast.Name) and isinstance(held := literals.get(mapping.id), dict):
+        named = [k for k in held if isinstance(k, str)]  # `list_methods = {'get': 'list'}`
+        actions = tuple(k.upper() for k in named) if len(named) == len(held) else ("?",)
     return methods, actions
 
 

@@ -32,9 +32,12 @@ APP_METHODS = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 PAGES = "pages"
 APP = "app"
 CONFIG = "next.config."  # `next.config.js`, `.mjs`, `.ts`: a project's settings
-_DYNAMIC = re.compile(r"\[([A-Za-z_$][A-Za-z0-9_$]*)\]")
-_CATCH_ALL = re.compile(r"\[\.\.\.([A-Za-z_$][A-Za-z0-9_$]*)\]")
-_OPTIONAL_CATCH_ALL = re.compile(r"\[\[\.\.\.([A-Za-z_$][A-Za-z0-9_$]*)\]\]")
+# a dynamic segment's name is whatever its brackets hold (Next keys the parameter by it, as
+# written: `[...not-found-404]` is the parameter `not-found-404`)
+_NAME = r"([^\[\]/.][^\[\]/]*)"
+_DYNAMIC = re.compile(r"\[" + _NAME + r"\]")
+_CATCH_ALL = re.compile(r"\[\.\.\." + _NAME + r"\]")
+_OPTIONAL_CATCH_ALL = re.compile(r"\[\[\.\.\." + _NAME + r"\]\]")
 
 
 def is_config(path: str) -> bool:

@@ -1,14 +1,18 @@
-"""`match` statements (Python 3.10) read as the `if`/`elif`/`else` chain they behave as, so that
-every reader that follows a module's or a function's branches (which value a name is given,
-which routes a branch registers, which settings object the configuration picks) follows a
-`match` too, instead of each reader learning a statement of its own or losing what is written
-in its cases (`match environment: case Env.DEV: config = DevConfig()`).
+"""Python read as it runs, for every reader that follows a module's or a function's branches
+(which value a name is given, which routes a branch registers, which base a model has):
 
-A case of literal values, `None`/`True`/`False`, dotted names (`Env.DEV`) and their `|` is
-the comparison Python makes (`==`, `is`); an irrefutable case (`_`, a bare capture) is the
-`else`, a capture binding the subject first; a guard is `and`ed. Any other pattern (a class,
-a sequence, a mapping pattern, `as`) becomes a test no reader can decide, spelled as the pattern
-is written. Only files that can hold a `match` statement are walked."""
+- a `match` statement (Python 3.10) is the `if`/`elif`/`else` chain it behaves as, instead of
+  each reader learning a statement of its own or losing what is written in its cases (`match
+  environment: case Env.DEV: config = DevConfig()`). A case of literal values,
+  `None`/`True`/`False`, dotted names (`Env.DEV`) and their `|` is the comparison Python makes
+  (`==`, `is`); an irrefutable case (`_`, a bare capture) is the `else`, a capture binding the
+  subject first; a guard is `and`ed. Any other pattern (a class, a sequence, a mapping pattern,
+  `as`) becomes a test no reader can decide, spelled as the pattern is written.
+- an `if TYPE_CHECKING:` block (`typing.TYPE_CHECKING`, False when the code runs) is what its
+  `else` holds: `Model = db.Model` then `if TYPE_CHECKING: Model = DeclarativeBase` makes
+  models of `db.Model`, as at run time (a type checker's stand-in read last was taken instead).
+
+Only files that can hold either are walked."""
 
 from __future__ import annotations
 
@@ -16,17 +20,33 @@ import ast
 import re
 
 # a line that may open a `match` statement (a soft keyword: also a common name, so a file
-# with such a line is only a candidate)
-MAY_MATCH = re.compile(r"^[ \t]*match\b[^\n]*:[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+# with such a line is only a candidate), or test `TYPE_CHECKING`
+_MAY_CHANGE = re.compile(
+    r"^[ \t]*match\b[^\n]*:[ \t]*(?:#[^\n]*)?$|\bTYPE_CHECKING\b", re.MULTILINE
+)
 
 
-def as_ifs(tree: ast.Module) -> ast.Module:
-    """`tree` with each `match` statement replaced by its `if` chain, in place."""
+def may_change(source: str) -> bool:
+    """Whether `as_run` may change the tree of `source`."""
+    return _MAY_CHANGE.search(source) is not None
+
+
+def as_run(tree: ast.Module) -> ast.Module:
+    """`tree` with each `match` statement replaced by its `if` chain and each `if
+    TYPE_CHECKING:` by its `else`, in place."""
     _Desugar().visit(tree)
     return tree
 
 
 class _Desugar(ast.NodeTransformer):
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        test = node.test
+        name = test.id if type(test) is ast.Name else getattr(test, "attr", None)
+        if name == "TYPE_CHECKING" and type(test) in (ast.Name, ast.Attribute):
+            return node.orelse or [ast.copy_location(ast.Pass(), node)]
+        return node
+
     def visit_Match(self, node: ast.Match) -> ast.stmt:
         self.generic_visit(node)
         chain: list[ast.stmt] = []
