@@ -987,6 +987,12 @@ class _Reader:
                     self._export_pattern(declarator, name)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
+        elif source is not None and (spaced := _namespace_export(node)) is not None:
+            # `export * as routes from './routes'`: the module's namespace under one name, as
+            # `import * as routes` then `export { routes }` gives it (`routes.bucket` its member)
+            spelled = self._string(spaced) or self._text(spaced)
+            self.exports[spelled] = self._ref(source, None)
+            self.export_lines[spelled] = _line(node)
         for clause in (c for c in node.named_children if c.type == "export_clause"):
             for spec in clause.named_children:
                 name = spec.child_by_field_id(self.fields.name)
@@ -4597,6 +4603,15 @@ def _star_export(node: _Node) -> bool:
     return any(c.type == "*" for c in node.children) and not any(
         c.type == "namespace_export" for c in node.named_children
     )
+
+
+def _namespace_export(node: _Node) -> _Node | None:
+    """The name of `export * as name from './x'` (an identifier, or a string in ES2022's
+    `export * as 'odd name' from`); None for any other export."""
+    for child in node.named_children:
+        if child.type == "namespace_export" and child.named_children:
+            return child.named_children[0]
+    return None
 
 
 def _member(value: Expr, key: str) -> Expr | None:
