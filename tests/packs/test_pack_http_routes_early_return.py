@@ -145,3 +145,23 @@ def test_an_early_return_nothing_decides_is_flagged_at_each_registration_after_i
     ]
     assert finding_places(files) == {"UNRESOLVED_PREFIX": ["unk/app.ts:7"]}
     assert "after `if (!billing) return`" in str(found["findings"][0]["detail"])
+
+
+def test_an_express_mount_after_an_early_return_is_decided_the_same_way() -> None:
+    """The reading is the JS reader's, not Fastify's: an Express setup function too."""
+    files = {
+        "exp/app.js": (
+            "const express = require('express')\n"
+            "const admin = express.Router()\n"
+            "admin.get('/users', (req, res) => res.json([]))\n"
+            "function mountAdmin(app) {\n"
+            "  if (process.env.ADMIN_ENABLED !== 'yes') return\n"
+            "  app.use('/admin', admin)\n"
+            "}\n"
+            "const app = express()\n"
+            "app.get('/health', (req, res) => res.send('ok'))\n"
+            "mountAdmin(app)\n"
+        )
+    }
+    assert placed(files) == {"GET /health": "exp/app.js:9 express"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["exp/app.js:6"]
