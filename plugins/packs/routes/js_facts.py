@@ -987,6 +987,12 @@ class _Reader:
                     self._export_pattern(declarator, name)
         elif source is not None and _star_export(node):
             self.star_exports.append(self._ref(source, None))
+        elif source is not None and (spaced := _namespace_export(node)) is not None:
+            # `export * as routes from './routes'`: the module's namespace under one name, as
+            # `import * as routes` then `export { routes }` gives it (`routes.bucket` its member)
+            spelled = self._string(spaced) or self._text(spaced)
+            self.exports[spelled] = self._ref(source, None)
+            self.export_lines[spelled] = _line(node)
         for clause in (c for c in node.named_children if c.type == "export_clause"):
             for spec in clause.named_children:
                 name = spec.child_by_field_id(self.fields.name)
@@ -2695,9 +2701,15 @@ class _Reader:
         """The nearest `if` around `node` whose test the linker may decide under the
         configuration's defaults (`_test`): a route there is served only when it holds."""
         child, scope = node, node.parent
+        own_function = True  # an early `return` leaves the function `node` is written in only
         while scope is not None:
             test: _Node | None = None
             in_else: bool | None = None
+            if own_function and scope.type == "statement_block":
+                guard = self._early_return(scope, child)
+                if guard is not None:
+                    return guard
+            own_function = own_function and scope.type not in _FUNCTIONS
             if scope.type == "if_statement" and child != scope.child_by_field_id(
                 self.fields.condition
             ):
@@ -2721,6 +2733,36 @@ class _Reader:
                 return replace(read, text=self._text(test), in_else=bool(in_else))
             child, scope = scope, scope.parent
         return None
+
+    def _early_return(self, block: _Node, child: _Node) -> Condition | None:
+        """The nearest `if (test) return` written before `child` in `block` (no `else`, its
+        body a bare `return` or a block holding only one) whose test `_test` reads: what
+        follows runs only when the test fails, as if written in that `if`'s `else` branch
+        (`if (!config.enabled) return` at the top of a plugin before its routes)."""
+        earlier = []
+        for statement in block.named_children:
+            if statement == child:
+                break
+            earlier.append(statement)
+        else:
+            return None
+        for statement in reversed(earlier):
+            if statement.type != "if_statement" or not self._returns_only(statement):
+                continue
+            test = _unwrap(statement.child_by_field_id(self.fields.condition))
+            read = self._test(test, True) if test is not None else None
+            if read is not None:
+                return replace(read, text=self._text(test), in_else=True, returned=True)
+        return None
+
+    def _returns_only(self, statement: _Node) -> bool:
+        """Whether an `if` has no `else` and its body is only a `return` (a value or none)."""
+        if statement.child_by_field_id(self.fields.alternative) is not None:
+            return False
+        body = statement.child_by_field_id(self.fields.consequence)
+        if body is not None and body.type == "statement_block":
+            body = body.named_children[0] if len(body.named_children) == 1 else None
+        return body is not None and body.type == "return_statement"
 
     def _test(self, test: _Node, negate: bool) -> Condition | None:
         """`x`, `!x`, `x === 'lit'`, `x !== 'lit'` (`==`, `!=`; either side), `x` a name or a
@@ -4597,6 +4639,15 @@ def _star_export(node: _Node) -> bool:
     return any(c.type == "*" for c in node.children) and not any(
         c.type == "namespace_export" for c in node.named_children
     )
+
+
+def _namespace_export(node: _Node) -> _Node | None:
+    """The name of `export * as name from './x'` (an identifier, or a string in ES2022's
+    `export * as 'odd name' from`); None for any other export."""
+    for child in node.named_children:
+        if child.type == "namespace_export" and child.named_children:
+            return child.named_children[0]
+    return None
 
 
 def _member(value: Expr, key: str) -> Expr | None:

@@ -219,11 +219,13 @@ Gap = tuple[str, int, str]
 # how a gap that leaves the route's name whole begins: registered under an `if` nothing decides
 # (`_undecided`); the route is flagged, but names what the app serves when the test holds
 UNDECIDED_TEST = "this is registered under `if "
+# ... or after a JavaScript function's early `if (test) return` nothing decides
+UNDECIDED_RETURN = "this is registered after `if ("
 
 
 def names_whole(gaps: tuple[Gap, ...]) -> bool:
     """Whether no gap on a route's way took a prefix out of its name (only undecided tests)."""
-    return all(detail.startswith(UNDECIDED_TEST) for _, _, detail in gaps)
+    return all(detail.startswith((UNDECIDED_TEST, UNDECIDED_RETURN)) for _, _, detail in gaps)
 
 
 class FoundRoute(NamedTuple):
@@ -4760,6 +4762,11 @@ class _RouteResolver:
         branch = "`else` branch" if condition.in_else else "body"
         test = f"if {condition.text}:" if path.endswith(".py") else f"if ({condition.text})"
         listed = "its routes are" if what.startswith("router") else "it is"
+        if condition.returned:
+            return (
+                f"this {what} after `{test} return`, which returns early under the "
+                f"configuration's defaults ({'; '.join(assumed)}): {listed} not listed"
+            )
         return (
             f"this {what} in the {branch} of `{test}`, which the configuration's defaults "
             f"({'; '.join(assumed)}) do not run: {listed} not listed"
@@ -4770,9 +4777,19 @@ class _RouteResolver:
         the scanned files decide (an object made at run time, a parameter): listed as if it
         ran, flagged where it is written (`UNRESOLVED_PREFIX`, `attrs.prefixUnresolved`),
         never included in silence. None where the test is decided (or the file is not
-        Python: JavaScript's undecided tests are listed as before)."""
-        if not path.endswith(".py") or self._holds(path, condition, False)[0] is not None:
+        Python: JavaScript's undecided tests are listed as before, but for an early `if (test)
+        return` before the registration, which a reader of the function easily misses)."""
+        python = path.endswith(".py")
+        if not (python or condition.returned) or self._holds(path, condition, False)[0] is not None:
             return None
+        if not python:
+            return (
+                path,
+                line,
+                f"{UNDECIDED_RETURN}{condition.text}) return`, which the pack cannot decide "
+                "(nothing in the scanned files or the configuration's defaults tells it): what "
+                "it registers is listed as if the function did not return",
+            )
         return (
             path,
             line,

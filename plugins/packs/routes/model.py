@@ -762,6 +762,7 @@ class Condition:
     # `test` and `equals` unused
     op: str = ""
     parts: tuple[Condition, ...] = ()
+    returned: bool = False  # written after `if (test) return` (JavaScript): run when it fails
 
 
 @dataclass(frozen=True, slots=True)
