@@ -69,6 +69,8 @@ from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .manifests import LOCKS, MANIFEST, declared_range
 from .model import (
+    BOUND_NAME,
+    BOUND_SELF,
     CALL,
     DECORATED,
     DJANGO,
@@ -942,6 +944,24 @@ class _RouteResolver:
                 ):  # `fp` on the export, or on what a factory returns (`return fp(f)`)
                     node.decl = replace(node.decl, prefix=None)
 
+    def _methods_passed(self) -> None:
+        """A call handing a router's route method to a function (`guarded(router.get, "/x")`,
+        a decorator helper) looks the function up, so that its module is read: the helper
+        registers with `verb(path)(view)` on its parameter, which no byte of its file names
+        as a route (the route is bound per call: `_bound_method_part`)."""
+        for path, facts in self.modules.items():
+            for call in facts.invocations:
+                if any(self._router_method(path, a) for a in _call_values(call)):
+                    self.evaluate(path, call.callee)
+
+    def _router_method(self, path: str, value: Expr | None) -> bool:
+        """Whether `value` is written as a router's route method (`router.get`, `bp.route`)."""
+        if not (isinstance(value, Sym) and len(value.path) > 1):
+            return False
+        if value.path[-1] not in _ROUTE_METHODS:
+            return False
+        return isinstance(self.evaluate(path, Sym(value.path[:-1])), _Router)
+
     def _manifest_plugins(self, path: str, compose: ComposeDecl) -> _Manifest | None:
         """Each plugin a composed manifest lists, as (file, entry): glue 5+'s
         `register.plugins` (a single entry too), with `register.options.routes.prefix` for
@@ -1409,6 +1429,7 @@ class _RouteResolver:
         self._hooked()
         self._composed()
         self._shared()
+        self._methods_passed()
         for path, facts in self.modules.items():
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
@@ -2827,6 +2848,7 @@ class _RouteResolver:
                 through
                 for m in route.method_exprs
                 if not _not_passed(through := self._through(m, path, site, chain))
+                and not _verbless(through)
             )  # `methods` of a wrapper's `**kwargs` its caller does not pass: the view's own
             bound = self._through(route.path, path, site, chain)
             endpoint = self._through_some(route.endpoint, path, site, chain)
@@ -5986,6 +6008,13 @@ def _not_passed(expr: Expr) -> bool:
     return type(expr) is Param and expr.keyed
 
 
+def _verbless(expr: Expr) -> bool:
+    """The name of a route method that names no verb (`route`, `api_route`), handed to a
+    helper as `verb` (`guarded(bp.route, "/x", methods=["POST"])`): the route's methods are
+    its `methods=`, as the framework reads them, not the name."""
+    return type(expr) is Lit and expr.value in _ROUTE_METHODS and expr.value not in _VERBS
+
+
 def _passed(call: Invocation, param: Param) -> Expr | None:
     """What `call` passes for `param`: at its position, else by its name."""
     if 0 <= param.index < len(call.args):
@@ -6204,6 +6233,8 @@ _HEAD_WITH_GET = frozenset({FLASK, STARLETTE})
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
+# a Python router's methods that make a route decorator (`router.get`, `bp.route`)
+_ROUTE_METHODS = frozenset({*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)})
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
 # The prefix of the word under which a `new X(...)` waits to be indexed (`_index_calls`), X the
@@ -6403,6 +6434,25 @@ def _mentions(call: Invocation, site: str) -> bool:
     )
 
 
+def _call_values(call: Invocation) -> tuple[Expr | None, ...]:
+    """What `call` passes, by position and by name."""
+    return (*call.args, *(v for _, v in call.keywords))
+
+
+def _bound_method_part(base: Expr, path: tuple[str, ...]) -> Expr | None:
+    """`verb.__self__` or `verb.__name__` once a call binds `verb` to a router's method as
+    written (`guarded(router.get, "/x")`): the router (`router`) or the method's name
+    (`"get"`), as Python gives them; None for any other member or value."""
+    if path not in {(BOUND_SELF,), (BOUND_NAME,)} or not isinstance(base, Bound):
+        return None
+    written = base.expr
+    if not (isinstance(written, Sym) and len(written.path) > 1):
+        return None
+    if path == (BOUND_SELF,):
+        return Bound(base.file, Sym(written.path[:-1]))
+    return Lit(written.path[-1])
+
+
 def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller: str) -> Expr:
     """`expr` (written in `here`) with each parameter of the function at `site` in `file`
     replaced by what `call` (written in `caller`) passes for it, or its default."""
@@ -6458,7 +6508,8 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         return replace(expr, fields=fields, bases=bases)
     if kind is Member:
         assert isinstance(expr, Member)
-        return replace(expr, base=_subst(expr.base, here, file, site, call, caller))
+        base = _subst(expr.base, here, file, site, call, caller)
+        return _bound_method_part(base, expr.path) or replace(expr, base=base)
     if kind is Keyed:
         assert isinstance(expr, Keyed)
         return Keyed(

@@ -512,6 +512,12 @@ class Fallback:
     source: str
 
 
+# A bound method's object and name, as Python spells them (`router.get.__self__` is `router`,
+# `.__name__` is "get"): a `Member` of a parameter a helper is handed a router's method in
+BOUND_SELF = "__self__"
+BOUND_NAME = "__name__"
+
+
 @dataclass(frozen=True, slots=True)
 class Member:
     """A member of a value known only once linked: `options.prefix` where `options` is a
