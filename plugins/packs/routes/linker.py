@@ -33,6 +33,7 @@ from . import (
     nextjs,
     option_routes,
     py_marks,
+    py_overrides,
 )
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
@@ -4332,7 +4333,8 @@ class _RouteResolver:
         auth = max(inherited_auth, self._auth(node.file, node.decl.auth))
         self.budget -= len(node.routes)
         for path, route in node.routes:
-            self._found(found, node, path, route, base, auth, gaps, assumed)
+            for one in self._overridden(node, path, route):
+                self._found(found, node, path, one, base, auth, gaps, assumed)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 self._unresolved(
@@ -4403,6 +4405,50 @@ class _RouteResolver:
             self._walk(
                 found, child, child_base, child_auth, child_gaps, (*stack, child), child_assumed
             )
+
+    def _overridden(self, node: _Node, path: str, route: RouteDecl) -> list[RouteDecl]:
+        """`route` once per path its router's class hands the framework's method (a subclass
+        overriding `api_route`, `add_api_route`, `route` or `add_url_rule`, which every route
+        of that registration passes through: `py_overrides`); a path computed out of sight
+        is left to `_found`. An override not evaluated is an `UNRESOLVED_ROUTE` at the route."""
+        names = py_overrides.chain(node.decl.framework, route.registered_with)
+        found = self.router_classes.get((node.file, node.decl.router_id)) if names else None
+        if found is None:
+            return [route]
+        texts = [t for name in names if (t := self._override(found[0], found[1], name))]
+        written = self._string(path, route.path) if texts else None
+        if written is None:
+            return [route]
+        paths = [written]
+        for text in texts:  # the outer method's override first, then the one it reaches
+            each = [py_overrides.rewritten(text, p) for p in paths]
+            if any(e is None for e in each):
+                detail = (
+                    f"the router's class overrides the method its routes are registered "
+                    f"through, in a way the scan does not evaluate: the paths route "
+                    f"`{written}` is served at are not known"
+                )
+                self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+                return []
+            paths = [p for e in each if e is not None for p in e]
+        return [replace(route, path=Lit(p)) for p in dict.fromkeys(paths)]
+
+    def _override(self, file: str, made: Expr, name: str) -> str | None:
+        """The text of the nearest definition of `name` along the bases of the class `made`
+        calls (`Cls()`), or None when the project's classes define none."""
+        assert isinstance(made, Sym)
+        entity = self._settled(self.evaluate(file, Sym(made.path[:-1])))
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return None
+            own = dict(entity.value.overrides).get(name)
+            if own is not None:
+                return own
+            bases = entity.value.bases
+            if not bases:
+                return None
+            entity = self._settled(self.evaluate(entity.file, bases[0]))
+        return None
 
     def _found(
         self,

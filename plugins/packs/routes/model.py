@@ -133,6 +133,9 @@ class Namespace:
     super_keywords: tuple[tuple[str, Expr | None], ...] = ()
     # its `__init__`'s parameters with a default of `None` (passing none passes nothing)
     none_defaults: tuple[str, ...] = ()
+    # Python: its own definitions of a method every route passes through (`api_route`,
+    # `add_url_rule`...): (name, the def's text), run per route by `py_overrides`
+    overrides: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -787,6 +790,9 @@ class RouteDecl:
     methods_unknown: bool = False
     # methods computed from values the linker may know (`methods=[method]`, `app[method](...)`)
     method_exprs: tuple[Expr, ...] = ()
+    # Python: the router method that made it (`get`, `route`, `add_api_route`...), for a router
+    # subclass's override of one it passes through (`py_overrides`)
+    registered_with: str = ""
     # where the user wrote it, when that is a call of a wrapper: (file, line) of that call
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)

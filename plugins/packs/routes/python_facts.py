@@ -19,7 +19,7 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, class_base, package_of
 from ..pyparse import parse_python
 from ..scan_read import ParseFailure
-from . import py_marks
+from . import py_marks, py_overrides
 from .auth import (
     PYTHON_EVIDENCE,
     PYTHON_EVIDENCE_HEADS,
@@ -1078,6 +1078,7 @@ class _Reader:
             if super_call
             else (),
             none_defaults,
+            py_overrides.overrides(node),
         )
 
     def _mark_value(self, node: ast.expr) -> Expr | None:
@@ -1195,6 +1196,8 @@ class _Reader:
                     return read
             if type(node.func) is ast.Name and name not in ROUTER_FRAMEWORKS:
                 name = self._framework_class(name)  # `from flask import Blueprint as Section`
+            if name in ROUTER_FRAMEWORKS and self._project_class(node.func):
+                return self._maybe_router(node)  # `from utils.router import APIRouter`
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
@@ -1572,6 +1575,7 @@ class _Reader:
                 handler=_dotted(view),
                 auth=self._dependencies_auth(_keyword(decorator, "dependencies")),
                 method_exprs=(Member(verb, (BOUND_NAME,)), *computed),
+                registered_with=py_overrides.PASSED_METHOD,
             )
         )
 
@@ -2153,6 +2157,18 @@ class _Reader:
             passed.append((key, value or Opaque()))
         return tuple(passed)
 
+    def _project_class(self, func: ast.expr) -> bool:
+        """Whether a call named as a framework's class (`APIRouter(...)`) calls the project's
+        own class of that name, defined in the file or imported from the project (a subclass
+        overriding how routes are registered, say): the linker follows it."""
+        if type(func) is not ast.Name:
+            return False
+        assert isinstance(func, ast.Name)
+        bound = self.bindings.get(func.id)
+        if isinstance(bound, ImportRef):
+            return bound.module.partition(".")[0] not in _FRAMEWORK_PACKAGES
+        return isinstance(bound, Namespace)
+
     def _framework_class(self, name: str | None) -> str | None:
         """The framework's router class a name is imported as (`from flask import Blueprint as
         Section`, `from flask_restful import Api as RestApi`): what the import binds, not how
@@ -2470,6 +2486,7 @@ class _Reader:
             and not computed,
             method_exprs=computed,
             class_view=class_view,
+            registered_with=_callee_name(call) or "",
         )
 
     def _class_view(self, function: _Def, name: str) -> ast.expr | None:
@@ -2638,6 +2655,7 @@ class _Reader:
                 endpoint=view,
                 auth=Auth(own.guards + function.guards, function.aliases),
                 methods_unknown=unknown or added is None,
+                registered_with=verb,
             )
         )
 
