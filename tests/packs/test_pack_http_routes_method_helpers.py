@@ -109,3 +109,11 @@ def test_something_else_passed_is_no_route() -> None:
     files = dict(FASTAPI)
     files["svc/parcels.py"] += "@guarded(print, '/nowhere')\ndef other():\n    pass\n"
     assert "/nowhere" not in " ".join(located(files))
+
+
+def test_the_handler_is_the_decorated_def() -> None:
+    handlers = {str(r["name"]): r["attrs"]["handler"] for r in document(FASTAPI)["resources"]}
+    assert handlers == {
+        "GET /api/parcels/open": "list_open",
+        "POST /api/parcels/{pid}/close": "close",
+    }

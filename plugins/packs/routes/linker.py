@@ -2835,6 +2835,7 @@ class _RouteResolver:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
             place = (chain[-1][0], chain[-1][1].line)
+            handler = chain[-1][1].decorates or route.handler  # `@guarded(...)` on a def
             only_if = route.only_if
             if only_if is not None and not path.endswith(".py"):
                 # `if (kind === 'x')` on a parameter: decided by what this chain passes
@@ -2864,6 +2865,7 @@ class _RouteResolver:
                         method_exprs=verbs,
                         called_at=place if moved else route.called_at,
                         via=place,
+                        handler=handler,
                     )
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))

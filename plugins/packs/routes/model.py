@@ -246,6 +246,9 @@ class Invocation:
     line: int = 0
     receiver: Expr | None = None  # `api` in `api.add(...)`: a method's parameter 0
     scope: str = ""  # the site of the function the call is written in ("" at module level)
+    # a decorator's call (`@guarded(router.get, "/x")`): the def it decorates, the handler of
+    # a route the called helper registers with what it is handed
+    decorates: str = ""
 
 
 @dataclass(frozen=True, slots=True)

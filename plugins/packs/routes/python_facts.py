@@ -2582,7 +2582,12 @@ class _Reader:
         for decorator in node.decorator_list:
             if type(decorator) is ast.Call and not _route_decorator(decorator):
                 assert isinstance(decorator, ast.Call)
+                made = len(self.invocations)
                 self._invocation(decorator)
+                if len(self.invocations) > made:
+                    self.invocations[-1] = dataclasses.replace(
+                        self.invocations[-1], decorates=node.name
+                    )
 
     def _added_methods(self, below: Sequence[ast.expr]) -> tuple[str, ...] | None:
         """The methods the library view decorators written below a route decorator (applied
