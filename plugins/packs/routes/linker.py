@@ -40,6 +40,7 @@ from . import (
     nextjs,
     option_routes,
     py_marks,
+    py_overrides,
 )
 from .auth import NONE, REQUIRED, UNKNOWN, external_verdict
 from .django_linker import DjangoRouteResolver
@@ -76,6 +77,8 @@ from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
 from .manifests import LOCKS, MANIFEST, declared_range
 from .model import (
+    BOUND_NAME,
+    BOUND_SELF,
     CALL,
     DECORATED,
     DJANGO,
@@ -951,6 +954,24 @@ class _RouteResolver:
                 ):  # `fp` on the export, or on what a factory returns (`return fp(f)`)
                     node.decl = replace(node.decl, prefix=None)
 
+    def _methods_passed(self) -> None:
+        """A call handing a router's route method to a function (`guarded(router.get, "/x")`,
+        a decorator helper) looks the function up, so that its module is read: the helper
+        registers with `verb(path)(view)` on its parameter, which no byte of its file names
+        as a route (the route is bound per call: `_bound_method_part`)."""
+        for path, facts in self.modules.items():
+            for call in facts.invocations:
+                if any(self._router_method(path, a) for a in _call_values(call)):
+                    self.evaluate(path, call.callee)
+
+    def _router_method(self, path: str, value: Expr | None) -> bool:
+        """Whether `value` is written as a router's route method (`router.get`, `bp.route`)."""
+        if not (isinstance(value, Sym) and len(value.path) > 1):
+            return False
+        if value.path[-1] not in _ROUTE_METHODS:
+            return False
+        return isinstance(self.evaluate(path, Sym(value.path[:-1])), _Router)
+
     def _manifest_plugins(self, path: str, compose: ComposeDecl) -> _Manifest | None:
         """Each plugin a composed manifest lists, as (file, entry): glue 5+'s
         `register.plugins` (a single entry too), with `register.options.routes.prefix` for
@@ -1418,6 +1439,7 @@ class _RouteResolver:
         self._hooked()
         self._composed()
         self._shared()
+        self._methods_passed()
         for path, facts in self.modules.items():
             self._attach(path, facts)
             self._chosen_plugins(path, facts)
@@ -2823,6 +2845,7 @@ class _RouteResolver:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
             place = (chain[-1][0], chain[-1][1].line)
+            handler = chain[-1][1].decorates or route.handler  # `@guarded(...)` on a def
             only_if = route.only_if
             if only_if is not None and not path.endswith(".py"):
                 # `if (kind === 'x')` on a parameter: decided by what this chain passes
@@ -2837,6 +2860,7 @@ class _RouteResolver:
                 through
                 for m in route.method_exprs
                 if not _not_passed(through := self._through(m, path, site, chain))
+                and not _verbless(through)
             )  # `methods` of a wrapper's `**kwargs` its caller does not pass: the view's own
             bound = self._through(route.path, path, site, chain)
             endpoint = self._through_some(route.endpoint, path, site, chain)
@@ -2851,6 +2875,7 @@ class _RouteResolver:
                         method_exprs=verbs,
                         called_at=place if moved else route.called_at,
                         via=place,
+                        handler=handler,
                     )
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
@@ -4320,7 +4345,8 @@ class _RouteResolver:
         auth = max(inherited_auth, self._auth(node.file, node.decl.auth))
         self.budget -= len(node.routes)
         for path, route in node.routes:
-            self._found(found, node, path, route, base, auth, gaps, assumed)
+            for one in self._overridden(node, path, route):
+                self._found(found, node, path, one, base, auth, gaps, assumed)
         for path, mount, child in node.mounts:
             if child in stack or len(stack) > _MAX_DEPTH:
                 self._unresolved(
@@ -4391,6 +4417,50 @@ class _RouteResolver:
             self._walk(
                 found, child, child_base, child_auth, child_gaps, (*stack, child), child_assumed
             )
+
+    def _overridden(self, node: _Node, path: str, route: RouteDecl) -> list[RouteDecl]:
+        """`route` once per path its router's class hands the framework's method (a subclass
+        overriding `api_route`, `add_api_route`, `route` or `add_url_rule`, which every route
+        of that registration passes through: `py_overrides`); a path computed out of sight
+        is left to `_found`. An override not evaluated is an `UNRESOLVED_ROUTE` at the route."""
+        names = py_overrides.chain(node.decl.framework, route.registered_with)
+        found = self.router_classes.get((node.file, node.decl.router_id)) if names else None
+        if found is None:
+            return [route]
+        texts = [t for name in names if (t := self._override(found[0], found[1], name))]
+        written = self._string(path, route.path) if texts else None
+        if written is None:
+            return [route]
+        paths = [written]
+        for text in texts:  # the outer method's override first, then the one it reaches
+            each = [py_overrides.rewritten(text, p) for p in paths]
+            if any(e is None for e in each):
+                detail = (
+                    f"the router's class overrides the method its routes are registered "
+                    f"through, in a way the scan does not evaluate: the paths route "
+                    f"`{written}` is served at are not known"
+                )
+                self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
+                return []
+            paths = [p for e in each if e is not None for p in e]
+        return [replace(route, path=Lit(p)) for p in dict.fromkeys(paths)]
+
+    def _override(self, file: str, made: Expr, name: str) -> str | None:
+        """The text of the nearest definition of `name` along the bases of the class `made`
+        calls (`Cls()`), or None when the project's classes define none."""
+        assert isinstance(made, Sym)
+        entity = self._settled(self.evaluate(file, Sym(made.path[:-1])))
+        for _ in range(_MAX_DEPTH):
+            if not (isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)):
+                return None
+            own = dict(entity.value.overrides).get(name)
+            if own is not None:
+                return own
+            bases = entity.value.bases
+            if not bases:
+                return None
+            entity = self._settled(self.evaluate(entity.file, bases[0]))
+        return None
 
     def _found(
         self,
@@ -6035,6 +6105,13 @@ def _not_passed(expr: Expr) -> bool:
     return type(expr) is Param and expr.keyed
 
 
+def _verbless(expr: Expr) -> bool:
+    """The name of a route method that names no verb (`route`, `api_route`), handed to a
+    helper as `verb` (`guarded(bp.route, "/x", methods=["POST"])`): the route's methods are
+    its `methods=`, as the framework reads them, not the name."""
+    return type(expr) is Lit and expr.value in _ROUTE_METHODS and expr.value not in _VERBS
+
+
 def _passed(call: Invocation, param: Param) -> Expr | None:
     """What `call` passes for `param`: at its position, else by its name."""
     if 0 <= param.index < len(call.args):
@@ -6253,6 +6330,8 @@ _HEAD_WITH_GET = frozenset({FLASK, STARLETTE})
 _Chain = tuple[tuple[str, Invocation], ...]
 _ALL = tuple(m.upper() for m in HTTP_METHODS if m != "trace")
 _VERBS = {*HTTP_METHODS, "all"}
+# a Python router's methods that make a route decorator (`router.get`, `bp.route`)
+_ROUTE_METHODS = frozenset({*HTTP_METHODS, *(name for f in PYTHON for name in f.decorators)})
 _VERB_ALIASES = {key: dict(f.verbs) for key, f in BY_KEY.items() if f.verbs}  # `del` -> DELETE
 _CONSTRUCTOR = "constructor"  # what a `new` site calls (`js_facts._new_invocations`)
 # The prefix of the word under which a `new X(...)` waits to be indexed (`_index_calls`), X the
@@ -6452,6 +6531,25 @@ def _mentions(call: Invocation, site: str) -> bool:
     )
 
 
+def _call_values(call: Invocation) -> tuple[Expr | None, ...]:
+    """What `call` passes, by position and by name."""
+    return (*call.args, *(v for _, v in call.keywords))
+
+
+def _bound_method_part(base: Expr, path: tuple[str, ...]) -> Expr | None:
+    """`verb.__self__` or `verb.__name__` once a call binds `verb` to a router's method as
+    written (`guarded(router.get, "/x")`): the router (`router`) or the method's name
+    (`"get"`), as Python gives them; None for any other member or value."""
+    if path not in {(BOUND_SELF,), (BOUND_NAME,)} or not isinstance(base, Bound):
+        return None
+    written = base.expr
+    if not (isinstance(written, Sym) and len(written.path) > 1):
+        return None
+    if path == (BOUND_SELF,):
+        return Bound(base.file, Sym(written.path[:-1]))
+    return Lit(written.path[-1])
+
+
 def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller: str) -> Expr:
     """`expr` (written in `here`) with each parameter of the function at `site` in `file`
     replaced by what `call` (written in `caller`) passes for it, or its default."""
@@ -6507,7 +6605,8 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         return replace(expr, fields=fields, bases=bases)
     if kind is Member:
         assert isinstance(expr, Member)
-        return replace(expr, base=_subst(expr.base, here, file, site, call, caller))
+        base = _subst(expr.base, here, file, site, call, caller)
+        return _bound_method_part(base, expr.path) or replace(expr, base=base)
     if kind is Keyed:
         assert isinstance(expr, Keyed)
         return Keyed(

@@ -133,6 +133,9 @@ class Namespace:
     super_keywords: tuple[tuple[str, Expr | None], ...] = ()
     # its `__init__`'s parameters with a default of `None` (passing none passes nothing)
     none_defaults: tuple[str, ...] = ()
+    # Python: its own definitions of a method every route passes through (`api_route`,
+    # `add_url_rule`...): (name, the def's text), run per route by `py_overrides`
+    overrides: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +246,9 @@ class Invocation:
     line: int = 0
     receiver: Expr | None = None  # `api` in `api.add(...)`: a method's parameter 0
     scope: str = ""  # the site of the function the call is written in ("" at module level)
+    # a decorator's call (`@guarded(router.get, "/x")`): the def it decorates, the handler of
+    # a route the called helper registers with what it is handed
+    decorates: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,6 +516,12 @@ class Fallback:
     value: Expr
     default: Expr
     source: str
+
+
+# A bound method's object and name, as Python spells them (`router.get.__self__` is `router`,
+# `.__name__` is "get"): a `Member` of a parameter a helper is handed a router's method in
+BOUND_SELF = "__self__"
+BOUND_NAME = "__name__"
 
 
 @dataclass(frozen=True, slots=True)
@@ -782,6 +794,9 @@ class RouteDecl:
     methods_unknown: bool = False
     # methods computed from values the linker may know (`methods=[method]`, `app[method](...)`)
     method_exprs: tuple[Expr, ...] = ()
+    # Python: the router method that made it (`get`, `route`, `add_api_route`...), for a router
+    # subclass's override of one it passes through (`py_overrides`)
+    registered_with: str = ""
     # where the user wrote it, when that is a call of a wrapper: (file, line) of that call
     called_at: tuple[str, int] | None = None
     # the call of its function that this declaration was reached through (for findings)

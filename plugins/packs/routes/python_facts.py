@@ -19,7 +19,7 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, class_base, names_listed, package_of
 from ..pyparse import parse_python
 from ..scan_read import ParseFailure
-from . import py_marks
+from . import py_marks, py_overrides
 from .auth import (
     PYTHON_EVIDENCE,
     PYTHON_EVIDENCE_HEADS,
@@ -34,6 +34,8 @@ from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .frameworks import FLASK_CLASSFUL as CLASS_VIEWS
 from .heads import search_gated
 from .model import (
+    BOUND_NAME,
+    BOUND_SELF,
     CALL,
     DICT_VIEWS,
     FLASK,
@@ -439,11 +441,27 @@ class _Reader:
         else:
             entered = self._entered.get(id(scope))
             if entered is None:
-                entered = self._entered[id(scope)] = (_parameters(scope), _site(scope))
+                entered = self._entered[id(scope)] = (self._visible(scope), _site(scope))
             self._scope, self._function_site = entered
             self._class_name = self._class_of.get(id(scope), "")
             self._bound = self._bound_of.get(id(scope), "")
         self._def = scope
+
+    def _visible(self, scope: _Def) -> dict[str, tuple[str, int]]:
+        """The parameters `scope` reads: its own, and those of the defs it is nested in that
+        it neither declares nor assigns (a closure: `def guarded(verb, path): def wrap(fn):
+        return verb(path)(fn)` registers with what each call of `guarded` passes)."""
+        own = _parameters(scope)
+        outer = self._enclosing.get(id(scope))
+        if outer is None:
+            return own
+        assigned = {
+            node.id
+            for node in ast.walk(scope)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+        }
+        inherited = {n: p for n, p in self._visible(outer).items() if n not in assigned}
+        return {**inherited, **own}
 
     def _default_value(self, default: ast.expr) -> Expr | None:
         """A parameter's default of the enclosing def, read where Python evaluates it: in
@@ -515,6 +533,7 @@ class _Reader:
         ):
             self._enter(scope)
             self._decorated(stmt)  # type: ignore[arg-type]
+            self._helper_decorators(stmt)  # type: ignore[arg-type]
         elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
             self._enter(scope)
             self._decorated_class(stmt)  # type: ignore[arg-type]
@@ -1094,6 +1113,7 @@ class _Reader:
             if super_call
             else (),
             none_defaults,
+            py_overrides.overrides(node),
         )
 
     def _mark_value(self, node: ast.expr) -> Expr | None:
@@ -1211,6 +1231,8 @@ class _Reader:
                     return read
             if type(node.func) is ast.Name and name not in ROUTER_FRAMEWORKS:
                 name = self._framework_class(name)  # `from flask import Blueprint as Section`
+            if name in ROUTER_FRAMEWORKS and self._project_class(node.func):
+                return self._maybe_router(node)  # `from utils.router import APIRouter`
             if name in ROUTER_FRAMEWORKS:
                 assert name is not None
                 return self._router(node, name)
@@ -1497,6 +1519,9 @@ class _Reader:
         if type(call.func) is ast.Call and len(call.args) == 1 and _route_decorator(call.func):
             self._decorator_call(call.func, call.args[0])  # `app.route(rule)(view)`
             return
+        if type(call.func) is ast.Call and len(call.args) == 1 and self._passed_method(call.func):
+            self._passed_method_route(call.func, call.args[0])  # `verb(path)(view)`
+            return
         if (
             type(call.func) is ast.Attribute
             and call.func.attr == CLASS_VIEWS.register
@@ -1554,6 +1579,56 @@ class _Reader:
                 return
         endpoint = self._expr(view)
         self._decorator_route(decorator, _dotted(view), NO_AUTH, endpoint)
+
+    def _passed_method(self, call: ast.Call) -> bool:
+        """`verb(path, ...)` with `verb` a parameter: a registration helper handed the router's
+        method (`guarded(router.get, "/x")`); what it is, each call of the helper says."""
+        return type(call.func) is ast.Name and call.func.id in self._scope and bool(call.args)
+
+    def _passed_method_route(self, decorator: ast.Call, view: ast.expr) -> None:
+        """`verb(path, dependencies=[...])(view)` where `verb` is a parameter: a route on the
+        object of the bound method each call passes (`verb.__self__`), its method the bound
+        method's name (`verb.__name__`: `get` is GET); the linker binds both per call and
+        places the route where the helper is called (the decorator on the user's def). A
+        call passing something that is no router's method is no route."""
+        func = decorator.func
+        assert isinstance(func, ast.Name)
+        path = self._path_expr(_argument(decorator, 0, "path"))
+        verb = self._owner(func)
+        if path is None or verb is None:
+            return
+        methods = _keyword(decorator, "methods") or self._spread_key(decorator, "methods")
+        computed = self._method_exprs(methods)
+        listed = None if computed else _methods(methods, self.bindings)
+        self.routes.append(
+            RouteDecl(
+                owner=Member(verb, (BOUND_SELF,)),
+                path=path,
+                methods=listed,
+                methods_unknown=methods is not None and listed is None and not computed,
+                line=decorator.lineno,
+                handler=_dotted(view),
+                auth=self._dependencies_auth(_keyword(decorator, "dependencies")),
+                method_exprs=(Member(verb, (BOUND_NAME,)), *computed),
+                registered_with=py_overrides.PASSED_METHOD,
+            )
+        )
+
+    def _spread_key(self, call: ast.Call, key: str) -> ast.expr | None:
+        """`**kw` passed on whole where `kw` is the `**` parameter of the def the call is in
+        or of one enclosing it (a closure): the option `key` as each call of that def passes
+        it (`_KeyOf`); None when the call spreads no such parameter."""
+        spread = next((k.value for k in call.keywords if k.arg is None), None)
+        if type(spread) is not ast.Name:
+            return None
+        assert isinstance(spread, ast.Name)
+        function = self._def
+        while function is not None:
+            kwarg = function.args.kwarg
+            if kwarg is not None and kwarg.arg == spread.id:
+                return _KeyOf(_site(function), spread.id, key)
+            function = self._enclosing.get(id(function))
+        return None
 
     def _unspread(self, call: ast.Call, name: str) -> ast.Call:
         """`call` with its `*args` and `**kwargs` bound to the call's parameters, as if
@@ -2117,6 +2192,18 @@ class _Reader:
             passed.append((key, value or Opaque()))
         return tuple(passed)
 
+    def _project_class(self, func: ast.expr) -> bool:
+        """Whether a call named as a framework's class (`APIRouter(...)`) calls the project's
+        own class of that name, defined in the file or imported from the project (a subclass
+        overriding how routes are registered, say): the linker follows it."""
+        if type(func) is not ast.Name:
+            return False
+        assert isinstance(func, ast.Name)
+        bound = self.bindings.get(func.id)
+        if isinstance(bound, ImportRef):
+            return bound.module.partition(".")[0] not in _FRAMEWORK_PACKAGES
+        return isinstance(bound, Namespace)
+
     def _framework_class(self, name: str | None) -> str | None:
         """The framework's router class a name is imported as (`from flask import Blueprint as
         Section`, `from flask_restful import Api as RestApi`): what the import binds, not how
@@ -2434,6 +2521,7 @@ class _Reader:
             and not computed,
             method_exprs=computed,
             class_view=class_view,
+            registered_with=_callee_name(call) or "",
         )
 
     def _class_view(self, function: _Def, name: str) -> ast.expr | None:
@@ -2522,6 +2610,20 @@ class _Reader:
                 added = self._added_methods(node.decorator_list[at + 1 :])
                 self._decorator_route(decorator, node.name, self._auth_of(node), added=added)
 
+    def _helper_decorators(self, node: _Def) -> None:
+        """`@guarded(router.get, "/x")`: a decorator made by a call of a function of the
+        project's is a call the linker follows like any other (the helper may register the
+        def on what it is given; its route is placed at this decorator)."""
+        for decorator in node.decorator_list:
+            if type(decorator) is ast.Call and not _route_decorator(decorator):
+                assert isinstance(decorator, ast.Call)
+                made = len(self.invocations)
+                self._invocation(decorator)
+                if len(self.invocations) > made:
+                    self.invocations[-1] = dataclasses.replace(
+                        self.invocations[-1], decorates=node.name
+                    )
+
     def _added_methods(self, below: Sequence[ast.expr]) -> tuple[str, ...] | None:
         """The methods the library view decorators written below a route decorator (applied
         to the view before the route is made) add to it (`_VIEW_DECORATORS`); None when one's
@@ -2593,6 +2695,7 @@ class _Reader:
                 endpoint=view,
                 auth=Auth(own.guards + function.guards, function.aliases),
                 methods_unknown=unknown or added is None,
+                registered_with=verb,
             )
         )
 
