@@ -124,6 +124,8 @@ def test_without_default_permission_classes_drf_allows_any() -> None:
         ("users/<int:pk>/", False, "users/{pk}/"),
         ("<slug>/", False, "{slug}/"),
         (r"^users/(?P<pk>[0-9]+)/$", True, "users/{pk}/"),
+        (r"^^user/(?P<u>[\w.]+)/$", True, "user/{u}/"),  # joined from two anchored parts
+        (r"\A^feed/$", True, "feed/"),
         (r"^a\.b/(?P<x>(?:\d|x)+)$", True, "a.b/{x}"),
         (r"^articles/(?P<slug>[-\w]+)/comments/?$", True, "articles/{slug}/comments"),
         (r"^\.well-known/jwks.json$", True, ".well-known/jwks.json"),

@@ -250,12 +250,15 @@ def _group_end(text: str, start: int) -> int | None:
     return None
 
 
+_LEADING_ANCHORS = re.compile(r"^(?:\^|\\A)+")
+
+
 def django_path(route: str, regex: bool) -> str | None:
     """A `path()` route or a `re_path()` regex as `{name}` spells it; None for a regex that is
     no path (alternatives, classes, repetition outside a named group)."""
     if not regex:
         return _PATH_PARAM.sub(lambda m: "{" + m.group(1) + "}", route)
-    text = route.removeprefix("^").removeprefix(r"\A")
+    text = _LEADING_ANCHORS.sub("", route)  # `^^user/`: a pattern joined from anchored parts
     text = text.removesuffix("$").removesuffix(r"\Z")
     if text.endswith("/?") and not text.endswith("\\/?"):  # an optional trailing slash: both
         text = text[:-2]  # `/x` and `/x/` match, named without it (as Express's and Koa's are)
