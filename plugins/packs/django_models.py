@@ -169,6 +169,10 @@ class ModelBody:
     # table when `table_name=`/`custom_model_name=` say it, else None: Django's default name)
     history: tuple[tuple[int, str | None, str | None], ...] = ()
     config: AppConfigFacts | None = None  # an `AppConfig` subclass's `name`, `label`, `default`
+    # fields of a class no name here tells (`fields.TagField(...)`): (attribute, line, callee,
+    # `through=` given, `db_table`), for the link to ask whether the class is a project subclass
+    # of `ManyToManyField` (then a join table, not a column)
+    other_fields: tuple[tuple[str, int, str, bool, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
     many: list[ManyToMany] = []
     callees: dict[str, None] = {}
     history: list[tuple[int, str | None, str | None]] = []
+    others: list[tuple[str, int, str, bool, str | None]] = []
     for stmt in node.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
             meta = _meta(stmt)
@@ -238,6 +243,10 @@ def _describe(node: ast.ClassDef) -> ModelBody:
                 )
         elif kind in LINK_FIELDS or (kind.endswith("Field") and kind not in NO_COLUMN_FIELDS):
             column = keyword_literal(call, "db_column")
+            if callee and "." in callee and kind not in LINK_FIELDS and not isinstance(column, str):
+                table = keyword_literal(call, "db_table")
+                through = has_keyword(call, "through")
+                others.append((target.id, stmt.lineno, callee, through, _text_or_none(table)))
             fields.append(
                 column
                 if isinstance(column, str)
@@ -254,7 +263,12 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         tuple(callees),
         tuple(history),
         app_config(node),
+        tuple(others),
     )
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _meta(node: ast.ClassDef) -> Meta:
@@ -653,6 +667,26 @@ def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
     return found
 
 
+def _many_to_many_class(
+    modules: Modules[ModelBody], holder: ClassRef[ModelBody], callee: str
+) -> bool:
+    """Whether `callee`, written in `holder`'s module, is a class of the scanned files with
+    Django's `ManyToManyField` (or a library's, `LIBRARY_FIELDS`) among its ancestors."""
+    found = modules.resolve(holder.module, callee)
+    if not isinstance(found, ClassRef):
+        return False
+    for ancestor in modules.ancestors(found):
+        if isinstance(ancestor, External) and (
+            (
+                ancestor.name.startswith("django.db.models")
+                and last_name(ancestor.name) == "ManyToManyField"
+            )
+            or LIBRARY_FIELDS.get(ancestor.name) == "ManyToManyField"
+        ):
+            return True
+    return False
+
+
 def _class_bases(
     modules: Modules[ModelBody], ref: ClassRef[ModelBody]
 ) -> list[ClassRef[ModelBody] | External]:
@@ -684,6 +718,13 @@ def _tables(
     managed = own.managed if own.managed is not None else (inherited.managed if inherited else None)
     table = own.db_table or "_".join(filter(None, [app_label, ref.cls.name.lower()]))
     fields = [f for c in [ref, *abstract] for f in c.cls.body.fields]
+    subclassed: list[tuple[str, int, str | None]] = []  # `fields.TagField(...)`, a project
+    for holder in [ref, *abstract]:  # subclass of the M2M field: a join table, no column
+        for attr, line, callee, through, db_table in holder.cls.body.other_fields:
+            if _many_to_many_class(modules, holder, callee):
+                fields = [f for f in fields if f != attr]
+                if not through:
+                    subclassed.append((attr, line if holder is ref else ref.cls.line, db_table))
     fields.extend(f for known in parents.known for f in known.columns)
     if parents.concrete is not None:
         fields.insert(0, f"{parents.concrete}_ptr_id")
@@ -710,6 +751,7 @@ def _tables(
                            "history_type", "history_user_id")  # fmt: skip
         claims.append(TableClaim(name, ref.module.path, line, historical, history_columns, extra))
     joins.extend((f, ref.cls.line, None) for known in parents.known for f in known.many_to_many)
+    joins.extend(subclassed)
     for field_name, line, db_table in dict((j[0], j) for j in joins).values():
         name = db_table or f"{table}_{field_name}"
         join_columns = ("id", f"{ref.cls.name.lower()}_id", f"{field_name}_id")

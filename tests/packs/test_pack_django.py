@@ -306,3 +306,45 @@ def test_django_hierarkeys_decorators_make_a_settings_store_table_each(
         ("COMPUTED_TABLENAME", [{"path": "shop/models.py", "line": 11}])
     ]
     assert "django-hierarkey" in document["findings"][0]["detail"]
+
+
+def test_a_project_subclass_of_the_many_to_many_field_makes_its_join_table(tmp_path: Path) -> None:
+    """`tags = fields.TagField("Tag")` where the project's `TagField` subclasses its own
+    `ManyToManyField(Mixin, models.ManyToManyField)`, two levels down and in another module:
+    Django's join table, and no column (was a column `tags`, and the table lost in silence);
+    with `through=` no table of its own; a project field of another kind stays a column."""
+    fields_py = (
+        "from django.db import models\n\n\n"
+        "class Marked:\n    pass\n\n\n"
+        "class ManyToManyField(Marked, models.ManyToManyField):\n    pass\n\n\n"
+        "class TagField(ManyToManyField):\n    pass\n\n\n"
+        "class SlugField(Marked, models.CharField):\n    pass\n"
+    )
+    models_py = (
+        "from django.db import models\n"
+        "from notes import fields\n\n\n"
+        "class Tag(models.Model):\n    name = fields.SlugField(max_length=9)\n\n\n"
+        "class Note(models.Model):\n"
+        "    tags = fields.TagField('Tag')\n"
+        "    pins = fields.TagField('Tag', through='Pin')\n"
+        "    body = models.TextField()\n"
+    )
+    files = [("notes/fields.py", fields_py), ("notes/models.py", models_py)]
+    linked = django_models.link([(p, django_models.extract(p, s)) for p, s in files])
+    assert {(r["name"], r["attrs"]["columns"]) for r in linked.resources} == {
+        ("notes_tag", 2),
+        ("notes_note", 2),
+        ("notes_note_tags", 3),
+    }
+    for rel, text in files:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    documents = [
+        Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                root=str(tmp_path), workers=1, keywords=pack_django.KEYWORDS,
+                base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                fields=pack_django.FIELDS, parse_all=parse_all).discover(["."])
+        for parse_all in (True, False)
+    ]  # fmt: skip
+    assert documents[1] == documents[0]
+    assert "notes_note_tags" in str(documents[1])
