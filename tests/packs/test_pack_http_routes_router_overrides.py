@@ -116,7 +116,7 @@ def test_a_flask_add_url_rule_override_rewrites_and_adds_paths() -> None:
     }
 
 
-def test_an_override_not_evaluated_is_a_finding_at_each_route() -> None:
+def test_an_override_not_evaluated_is_a_finding_at_each_route_listed_as_written() -> None:
     files = _fastapi("SlashRouter")
     files["web/routing.py"] = files["web/routing.py"].replace(
         "path = path[:-1]", "path = normalise(path)"
@@ -124,5 +124,37 @@ def test_an_override_not_evaluated_is_a_finding_at_each_route() -> None:
     files["web/routing.py"] = files["web/routing.py"].replace(
         "if path.endswith('/') and len(path) > 1:", "if path:"
     )
-    assert located(files) == {"GET /api/bins/count": "web/bins.py:11"}
+    assert located(files) == {
+        "GET /api/bins/{bid}/": "web/bins.py:3",
+        "DELETE /api/bins/{bid}": "web/bins.py:6",
+        "GET /api/bins/count": "web/bins.py:11",
+    }
     assert {"web/bins.py:3", "web/bins.py:6"} <= set(finding_places(files)["UNRESOLVED_ROUTE"])
+
+
+def test_an_override_handing_the_path_to_the_next_method_on_self_keeps_it() -> None:
+    """Flask's `route` overridden to call `self.add_url_rule(rule, ...)` itself (to register
+    classes too): the path goes on unchanged, as `super().route(...)` would give it."""
+    files = {
+        "site/app.py": (
+            "import types\n"
+            "from flask import Blueprint as Base, Flask\n\n\n"
+            "class Blueprint(Base):\n"
+            "    def route(self, rule, **options):\n"
+            "        def wrapper(view):\n"
+            "            endpoint = str(options.pop('endpoint', view.__name__))\n"
+            "            if isinstance(view, types.FunctionType):\n"
+            "                self.add_url_rule(rule, endpoint, view, **options)\n"
+            "            else:\n"
+            "                self.add_url_rule(rule, view_func=view.as_view(endpoint), **options)\n"
+            "            return view\n"
+            "        return wrapper\n\n\n"
+            "bp = Blueprint('bp', __name__, url_prefix='/bp')\n\n\n"
+            "@bp.route('/one', methods=['GET'])\n"
+            "def one():\n    return ''\n\n\n"
+            "app = Flask(__name__)\n"
+            "app.register_blueprint(bp)\n"
+        )
+    }
+    assert located(files) == {"GET /bp/one": "site/app.py:20"}
+    assert "UNRESOLVED_ROUTE" not in finding_places(files)

@@ -4422,7 +4422,8 @@ class _RouteResolver:
         """`route` once per path its router's class hands the framework's method (a subclass
         overriding `api_route`, `add_api_route`, `route` or `add_url_rule`, which every route
         of that registration passes through: `py_overrides`); a path computed out of sight
-        is left to `_found`. An override not evaluated is an `UNRESOLVED_ROUTE` at the route."""
+        is left to `_found`. An override not evaluated is an `UNRESOLVED_ROUTE` at the route,
+        which is listed at its path as written (the override may only wrap the call)."""
         names = py_overrides.chain(node.decl.framework, route.registered_with)
         found = self.router_classes.get((node.file, node.decl.router_id)) if names else None
         if found is None:
@@ -4437,11 +4438,11 @@ class _RouteResolver:
             if any(e is None for e in each):
                 detail = (
                     f"the router's class overrides the method its routes are registered "
-                    f"through, in a way the scan does not evaluate: the paths route "
-                    f"`{written}` is served at are not known"
+                    f"through, in a way the scan does not evaluate: route `{written}` is "
+                    f"listed at its path as written, which the override may change"
                 )
                 self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
-                return []
+                return [route]
             paths = [p for e in each if e is not None for p in e]
         return [replace(route, path=Lit(p)) for p in dict.fromkeys(paths)]
 

@@ -10,9 +10,10 @@ The reader keeps each override's text (`overrides`, in `Namespace.overrides`); t
 runs it on each route's path (`rewritten`) with a small interpreter over the constructs such
 an override uses: string literals, `+`, f-strings, constant slices, `len`, `endswith`,
 `startswith`, `strip`/`rstrip`/`lstrip`/`lower`, comparisons, `and`/`or`/`not`, `if`/`else`,
-assignments, nested defs (a decorator run once per route). Anything else (a loop, a call it
-does not know feeding the path, `self.add_api_route(...)` called directly) leaves the paths not
-known: None, a finding at each route."""
+assignments, nested defs (a decorator run once per route); the path handed on to `super()`'s
+method or to the next method of the chain on `self` (`route` calling `self.add_url_rule(rule,
+...)`). Anything else (a loop, a call it does not know feeding the path, the method calling
+itself) leaves the paths not known: None, a finding at each route, listed as written."""
 
 from __future__ import annotations
 
@@ -76,7 +77,10 @@ class _Run:
 
     def statement(self, stmt: ast.stmt, env: dict[str, object]) -> bool:
         if isinstance(stmt, ast.If):
-            chosen = stmt.body if self.truth(stmt.test, env) else stmt.orelse
+            try:
+                chosen = stmt.body if self.truth(stmt.test, env) else stmt.orelse
+            except _NotRead:  # a test not evaluated (`isinstance(view, ...)`): both branches,
+                return self.either(stmt, env)  # which must hand on the same paths
             return self.block(chosen, env)
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
             self.block(stmt.body, dict(env))  # a decorator it returns: run once per route
@@ -99,6 +103,23 @@ class _Run:
         if isinstance(stmt, ast.Pass):
             return False
         raise _NotRead
+
+    def either(self, stmt: ast.If, env: dict[str, object]) -> bool:
+        """An `if` whose test is not evaluated: run each branch; the paths they hand on, the
+        names they leave and whether they return must agree, else what runs is not known."""
+        before = list(self.paths)
+        ran: list[tuple[list[str], bool, dict[str, object]]] = []
+        for branch in (stmt.body, stmt.orelse):
+            self.paths = list(before)
+            local = dict(env)
+            ended = self.block(branch, local)
+            ran.append((self.paths, ended, local))
+        (paths, ended, local), (other_paths, other_ended, other_local) = ran
+        if paths != other_paths or ended != other_ended or local != other_local:
+            raise _NotRead
+        self.paths = paths
+        env.update(local)
+        return ended
 
     def truth(self, node: ast.expr, env: dict[str, object]) -> bool:
         value = self.value(node, env)
@@ -173,7 +194,9 @@ class _Run:
         """`super().<registration>(path, ...)`: a path handed to the base method; a string
         method or `len`; a nested def called (`add_path(func)`): nothing more registered."""
         func = node.func
-        if isinstance(func, ast.Attribute) and _is_super(func.value):
+        if isinstance(func, ast.Attribute) and (
+            _is_super(func.value) or (_is_self(func.value) and func.attr != self.name)
+        ):  # `self.add_url_rule(rule, ...)` from `route`: the next method of the chain
             if func.attr not in OVERRIDABLE:
                 raise _NotRead
             given = node.args[0] if node.args else _keyword(node, ("path", "rule"))
@@ -233,6 +256,10 @@ def _is_super(node: ast.expr) -> bool:
     return (
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
     )
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _keyword(call: ast.Call, names: tuple[str, ...]) -> ast.expr | None:
