@@ -33,43 +33,68 @@ def may_change(source: str) -> bool:
 
 def as_run(tree: ast.Module) -> ast.Module:
     """`tree` with each `match` statement replaced by its `if` chain and each `if
-    TYPE_CHECKING:` by its `else`, in place."""
-    _Desugar().visit(tree)
+    TYPE_CHECKING:` by its `else`, in place. Statements only, never every node: both are
+    statements, and a walk of every expression would cost a good part of the parse."""
+    tree.body = _block(tree.body, pad=False)
     return tree
 
 
-class _Desugar(ast.NodeTransformer):
-    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
-        self.generic_visit(node)
-        test = node.test
-        name = test.id if type(test) is ast.Name else getattr(test, "attr", None)
-        if name == "TYPE_CHECKING" and type(test) in (ast.Name, ast.Attribute):
-            return node.orelse or [ast.copy_location(ast.Pass(), node)]
-        return node
+_BLOCKS = ("body", "orelse", "finalbody")
 
-    def visit_Match(self, node: ast.Match) -> ast.stmt:
-        self.generic_visit(node)
-        chain: list[ast.stmt] = []
-        for case in reversed(node.cases):
-            body = list(case.body)
-            capture = _capture(case.pattern)
-            if capture is not None:
-                bound = ast.Assign([ast.Name(capture, ast.Store())], node.subject)
-                body.insert(0, ast.copy_location(bound, case.pattern))
-            test = _test(node.subject, case.pattern)
-            if case.guard is not None:
-                test = ast.BoolOp(ast.And(), [test, case.guard]) if test else case.guard
-            if test is None:
-                chain = body  # irrefutable: what runs when no case before it matched
-                continue
-            branch = ast.If(test, body, chain)
-            chain = [ast.copy_location(branch, case.pattern)]
-        made = (
-            chain[0]
-            if len(chain) == 1 and type(chain[0]) is ast.If
-            else ast.If(ast.Constant(True), chain or [ast.Pass()], [])
-        )
-        return ast.fix_missing_locations(ast.copy_location(made, node))
+
+def _block(stmts: list[ast.stmt], pad: bool = True) -> list[ast.stmt]:
+    """`stmts` as run; an inner block left empty holds a `pass` (a block cannot be empty)."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        for field in _BLOCKS:
+            inner = getattr(stmt, field, None)
+            if inner:
+                setattr(stmt, field, _block(inner))
+        for handler in getattr(stmt, "handlers", None) or ():
+            handler.body = _block(handler.body)
+        kind = type(stmt)
+        if kind is ast.If and _type_checking(stmt.test):  # type: ignore[attr-defined]
+            out.extend(stmt.orelse)  # type: ignore[attr-defined]
+        elif kind is ast.Match:
+            assert isinstance(stmt, ast.Match)
+            for case in stmt.cases:
+                case.body = _block(case.body)
+            out.append(_as_ifs(stmt))
+        else:
+            out.append(stmt)
+    return out or ([ast.Pass()] if pad else [])
+
+
+def _type_checking(test: ast.expr) -> bool:
+    """`TYPE_CHECKING` or `typing.TYPE_CHECKING` (False when the code runs)."""
+    if type(test) is ast.Name:
+        return test.id == "TYPE_CHECKING"
+    return type(test) is ast.Attribute and test.attr == "TYPE_CHECKING"
+
+
+def _as_ifs(node: ast.Match) -> ast.stmt:
+    """A `match` as the `if`/`elif`/`else` chain it behaves as."""
+    chain: list[ast.stmt] = []
+    for case in reversed(node.cases):
+        body = list(case.body)
+        capture = _capture(case.pattern)
+        if capture is not None:
+            bound = ast.Assign([ast.Name(capture, ast.Store())], node.subject)
+            body.insert(0, ast.copy_location(bound, case.pattern))
+        test = _test(node.subject, case.pattern)
+        if case.guard is not None:
+            test = ast.BoolOp(ast.And(), [test, case.guard]) if test else case.guard
+        if test is None:
+            chain = body  # irrefutable: what runs when no case before it matched
+            continue
+        branch = ast.If(test, body, chain)
+        chain = [ast.copy_location(branch, case.pattern)]
+    made = (
+        chain[0]
+        if len(chain) == 1 and type(chain[0]) is ast.If
+        else ast.If(ast.Constant(True), chain or [ast.Pass()], [])
+    )
+    return ast.fix_missing_locations(ast.copy_location(made, node))
 
 
 def _capture(pattern: ast.pattern) -> str | None:
