@@ -238,9 +238,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         elif kind in MANY_TO_MANY_FIELDS:
             if not has_keyword(call, "through"):
                 table = keyword_literal(call, "db_table")
-                many.append(
-                    ManyToMany(target.id, stmt.lineno, table if isinstance(table, str) else None)
-                )
+                many.append(ManyToMany(target.id, stmt.lineno, _text_or_none(table)))
         elif kind in LINK_FIELDS or (kind.endswith("Field") and kind not in NO_COLUMN_FIELDS):
             column = keyword_literal(call, "db_column")
             if callee and "." in callee and kind not in LINK_FIELDS and not isinstance(column, str):
