@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "plugins"))
 
 from pack_http_routes import make_scanner  # noqa: E402
-from packs.routes import django_collect, django_registries  # noqa: E402
+from packs.routes import django_collect, django_registries, django_values  # noqa: E402
 from packs.scan import JSONObject  # noqa: E402
 from routes_harness import write_files  # noqa: E402
 
@@ -138,7 +138,7 @@ def counted_scan(
     runs: Counter[tuple[int, str]] = Counter()
     ready = django_registries._ready
 
-    def counted_ready(collector: django_collect.Collector, config: django_collect.Ref) -> bool:
+    def counted_ready(collector: django_collect.Collector, config: django_values.Ref) -> bool:
         runs[(id(collector), config.file)] += 1
         return ready(collector, config)
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import ast
 import copy
-import functools
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..bounded_values import NotEvaluated, Refused, binop, capped, format_text, room
@@ -46,6 +45,21 @@ from .django_registries import (
     missing_key,
 )
 from .django_route_hooks import record_call, record_member, super_member
+from .django_values import (
+    MISREAD,
+    Builtin,
+    Func,
+    Include,
+    Instance,
+    Pattern,
+    Raised,
+    Ref,
+    Stop,
+    Super,
+    Unknown,
+    Why,
+    parsed,
+)
 from .model import ImportRef, Sym
 
 if TYPE_CHECKING:
@@ -77,23 +91,10 @@ _ORDER = (
 
 _WORD = re.compile(r"\w+")  # a name as `\bname\b` finds it
 
-# what a value the evaluator holds may raise when it is used as Python would (`[1] in {}`): the
-# evaluation stops, as a finding
-_MISREAD = (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError)
-
-
-class _Stop(Exception):
-    """The evaluation cannot go on (budget spent, recursion too deep)."""
-
 
 class _Return(Exception):
     def __init__(self, value: object) -> None:
         self.value = value
-
-
-class _Raised(Exception):
-    """A `raise` or a lookup that fails (`getattr(settings, "X")` with no `X`): an `except`
-    around it runs."""
 
 
 class _Break(Exception):
@@ -102,78 +103,6 @@ class _Break(Exception):
 
 class _Continue(Exception):
     pass
-
-
-@dataclass(eq=False)
-class Unknown:
-    """A value not known; `origin` is where it is written (a view, a list named there)."""
-
-    origin: tuple[str, ast.expr] | None = None
-    gaps: tuple[Gap, ...] = ()  # in force where it was written (a view a plugin passes)
-
-
-@dataclass(eq=False)
-class Ref:
-    """A module-level name of the project or a library: ("class"|"function"|"module"|
-    "external"|other kind, file, name), and where it was written."""
-
-    kind: str
-    file: str
-    name: str
-    origin: tuple[str, ast.expr] | None = None
-    gaps: tuple[Gap, ...] = ()
-
-
-@dataclass(eq=False)
-class Instance:
-    cls: Ref
-    attrs: dict[str, object] = field(default_factory=dict)
-
-
-@dataclass(eq=False)
-class Func:
-    file: str
-    node: ast.FunctionDef | ast.AsyncFunctionDef
-    owner: Ref | None = None  # the class whose body defines it (`super()` starts after it)
-    bound: object = None  # `self`, for a method read from an instance
-    closure: dict[str, object] | None = None  # a nested def: the names of the def around it
-
-
-@dataclass(eq=False)
-class Builtin:
-    name: str
-    receiver: object = None  # a method of a str, list or dict: that value
-
-
-@dataclass(eq=False)
-class Super:
-    obj: object
-    after: Ref
-
-
-@dataclass(eq=False)
-class Pattern:
-    """`path(route, view)` as made: route (str, or not known), regex, the view's value, where
-    the call is written and the gaps in force when it ran."""
-
-    route: object
-    regex: bool
-    view: object
-    file: str
-    line: int
-    gaps: tuple[Gap, ...]
-
-
-@dataclass(eq=False)
-class Include:
-    target: object
-
-
-@dataclass(frozen=True)
-class Why:
-    """Why an evaluation stopped: no value of the project's code, the reason a finding says."""
-
-    why: str
 
 
 # what a project function may return as a URL pattern's view: a class view (`X.as_view()`), a
@@ -254,7 +183,7 @@ class Collector:
 
     def call_value(self, path: str, entry: UrlEntry, verb: str) -> tuple[ast.expr, object] | str:
         """`entry`'s call and the value the project's code gives it; a string: why not."""
-        node = _parsed(entry.code, entry.line, "eval")
+        node = parsed(entry.code, entry.line, "eval")
         if not isinstance(node, ast.expr):
             return "its call does not parse"
         got = self.evaluated(path, entry.line, node, verb)
@@ -302,13 +231,13 @@ class Collector:
                     if at < line:
                         self.effect(path, at, effect, ())
             return self.expr(node, path, {})
-        except _Raised:
+        except Raised:
             return Why(f"{code} raises an exception the pack cannot see past")
-        except (_Stop, RecursionError):
+        except (Stop, RecursionError):
             return Why(f"running {code} went past the pack's budget")
         except Refused as refused:
             return Why(f"{code} asks for more than the pack holds: {refused.reason}")
-        except _MISREAD:
+        except MISREAD:
             return Why(f"{code} does something the pack cannot follow")
 
     def value(self, path: str, name: str) -> str | None:
@@ -318,8 +247,8 @@ class Collector:
         try:
             node = ast.parse(name, mode="eval").body
             got = self.expr(node, path, {})
-        except (SyntaxError, _Stop, _Raised, _Return, _Break, _Continue, RecursionError,
-                NotEvaluated, *_MISREAD):  # fmt: skip
+        except (SyntaxError, Stop, Raised, _Return, _Break, _Continue, RecursionError,
+                NotEvaluated, *MISREAD):  # fmt: skip
             return None
         return got if isinstance(got, str) else None
 
@@ -409,7 +338,7 @@ class Collector:
             found = facts.code.get(name) if facts is not None else None
             tree: ast.AST | None = None
             if found is not None:
-                tree = _parsed(found[1], found[0], "exec")
+                tree = parsed(found[1], found[0], "exec")
             self.parsed[key] = tree
         return self.parsed[key]
 
@@ -523,7 +452,7 @@ class Collector:
         not bind at all is a failed lookup (`getattr(defaults, name)` raising)."""
         bindings = self.linker.resolver._facts(home).bindings
         if name not in bindings:
-            raise _Raised
+            raise Raised
         found = self.linker.resolver._string(home, Sym((name,)))
         return found if found is not None else Unknown((file, node))
 
@@ -537,7 +466,7 @@ class Collector:
         found = {self.linker.setting_read(file, name, 0) for file in files}
         if found == {None}:
             if strict and not any(self.bound_in(file, name, 0) is not False for file in files):
-                raise _Raised
+                raise Raised
             return Unknown()
         read = found.pop() if len(found) == 1 else None
         if read is None:
@@ -624,7 +553,7 @@ class Collector:
         if facts is None:
             return self.objects[key]
         line, code = facts.instances[name]
-        node = _parsed(code, line, "eval")
+        node = parsed(code, line, "eval")
         if not isinstance(node, ast.expr):
             return self.objects[key]
         made = self.expr(node, file, {})
@@ -707,14 +636,14 @@ class Collector:
         if (file, line) in self.ran:
             return
         self.ran.add((file, line))
-        node = _parsed(code, line, "eval")
+        node = parsed(code, line, "eval")
         if not isinstance(node, ast.expr):
             return
         kept = self.gaps
         self.gaps = kept + gaps
         try:
             self.expr(node, file, {})
-        except _Raised:
+        except Raised:
             pass
         finally:
             self.gaps = kept
@@ -724,7 +653,7 @@ class Collector:
     def spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise _Stop
+            raise Stop
 
     def block(self, body: list[ast.stmt], file: str, env: dict[str, object]) -> None:
         for stmt in body:
@@ -765,7 +694,7 @@ class Collector:
         elif isinstance(stmt, ast.Try):
             try:
                 self.block(stmt.body, file, env)
-            except _Raised:
+            except Raised:
                 if not stmt.handlers:
                     raise
                 self.block(stmt.handlers[0].body, file, env)
@@ -782,7 +711,7 @@ class Collector:
         elif isinstance(stmt, ast.Continue):
             raise _Continue
         elif isinstance(stmt, ast.Raise):
-            raise _Raised
+            raise Raised
         elif isinstance(stmt, ast.ImportFrom) and stmt.module is not None:
             module = absolute(stmt.module, stmt.level, package_of(file))
             home = self.linker.module_file(module, file)
@@ -833,7 +762,7 @@ class Collector:
                              "the pack cannot decide: they are listed as if it ran"))  # fmt: skip
         try:
             self.block(body, file, env)
-        except (_Break, _Continue, _Return, _Raised):
+        except (_Break, _Continue, _Return, Raised):
             pass
         finally:
             self.gaps = kept
@@ -1157,7 +1086,7 @@ class Collector:
 
     def invoke(self, func: Func, args: list[object], keywords: dict[str, object]) -> object:
         if self.depth > _CALL_DEPTH:
-            raise _Stop
+            raise Stop
         params = func.node.args
         env: dict[str, object] = dict(func.closure) if func.closure is not None else {}
         positional = [*params.posonlyargs, *params.args]
@@ -1195,7 +1124,7 @@ class Collector:
             return returned.value
         except (_Break, _Continue):
             return Unknown()
-        except _Raised:
+        except Raised:
             if self.depth > 1:
                 raise
             return Unknown()
@@ -1233,20 +1162,6 @@ class Collector:
                     self.invoke(bound, list(args), dict(kw))
         finally:
             self.gaps = kept
-
-
-@functools.lru_cache(maxsize=4096)
-def _parsed(code: str, line: int, mode: str) -> ast.AST | None:
-    """Code kept by `django_facts`, parsed with its lines where the file has them (an
-    expression for "eval", the one statement for "exec"); None if it does not parse. Shared
-    by every link of a scan: the trees are read, never changed."""
-    try:
-        tree = ast.parse("\n" * (line - 1) + code, mode=mode)
-    except (SyntaxError, ValueError):
-        return None
-    if isinstance(tree, ast.Expression):
-        return tree.body
-    return tree.body[0] if isinstance(tree, ast.Module) and tree.body else None
 
 
 def _formattable(value: object) -> bool:
@@ -1472,7 +1387,7 @@ def _builtin(func: Builtin, args: list[object], kw: dict[str, object], run: Coll
                     got = run.setting(args[1], strict=True)
                 else:
                     got = run.member(one, args[1], "", ast.Constant(None))
-            except _Raised:
+            except Raised:
                 if len(args) == 3:
                     return args[2]
                 raise

@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 from ..bounded_values import Refused
 from ..django_models import app_label_of
 from ..scan_walk import TEST_DIRECTORIES, is_test_file
-from . import django_collect as run
 from .django_facts import _COLLECTING
 from .django_route_hooks import is_record
+from .django_values import MISREAD, Builtin, Func, Instance, Raised, Ref, Stop, Unknown, parsed
 from .model import ImportRef
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ _START_BUDGET = 40_000  # one app's `ready()`, with the functions it calls
 class AppModels:
     """`AppConfig.get_models` of one app: its models, as Django's registry lists them."""
 
-    models: tuple[run.Ref, ...]
+    models: tuple[Ref, ...]
 
 
 class Store(dict[object, object]):
@@ -69,11 +69,11 @@ def made_by(name: str, args: list[object], keywords: dict[str, object]) -> objec
     if name == "collections.defaultdict":
         return Store(args[0] if args else None)
     first = args[0] if args else {}
-    return dict(first) if isinstance(first, dict) and not keywords else run.Unknown()
+    return dict(first) if isinstance(first, dict) and not keywords else Unknown()
 
 
 def made_store(
-    collector: Collector, cls: run.Ref, args: list[object], keywords: dict[str, object]
+    collector: Collector, cls: Ref, args: list[object], keywords: dict[str, object]
 ) -> dict[object, object] | None:
     """An object of a project class that subclasses `dict` (its overrides left out: they
     guard or warn, the items are the dict's): the dict it is made from; None for another."""
@@ -95,22 +95,22 @@ def missing_key(collector: Collector, owner: dict[object, object], key: object) 
     closed = id(owner) in collector.closed_stores
     if isinstance(owner, Store):
         factory = owner.factory
-        made: object = run.Unknown()
-        if isinstance(factory, run.Builtin) and factory.receiver is None:
+        made: object = Unknown()
+        if isinstance(factory, Builtin) and factory.receiver is None:
             made = {"dict": {}, "list": []}.get(factory.name, made)
             made = Store(None) if factory.name == "defaultdict" else made
-        if isinstance(made, run.Unknown):
+        if isinstance(made, Unknown):
             return made
         owner[key] = made
         if closed:
             collector.closed_stores.add(id(made))
         return made
     if closed:
-        raise run._Raised
-    return run.Unknown()
+        raise Raised
+    return Unknown()
 
 
-def class_attribute(collector: Collector, cls: run.Ref, name: str, got: object) -> object:
+def class_attribute(collector: Collector, cls: Ref, name: str, got: object) -> object:
     """An attribute the class's code does not show that Django or Python gives it."""
     if name == "_meta":
         facts = collector.linker.facts(cls.file)
@@ -121,14 +121,14 @@ def class_attribute(collector: Collector, cls: run.Ref, name: str, got: object) 
         if not label or label == "?":
             return got
         lowered = cls.name.lower()
-        meta = run.Instance(run.Ref("class", "", "django.db.models.options.Options"))
+        meta = Instance(Ref("class", "", "django.db.models.options.Options"))
         meta.attrs.update({
             "app_label": label, "model_name": lowered, "object_name": cls.name,
             "label": f"{label}.{cls.name}", "label_lower": f"{label}.{lowered}",
         })  # fmt: skip
         return meta
     if name == "as_view":
-        return run.Builtin("as_view", cls)
+        return Builtin("as_view", cls)
     if name == "__name__":
         return cls.name
     return got
@@ -137,28 +137,28 @@ def class_attribute(collector: Collector, cls: run.Ref, name: str, got: object) 
 def kind_test(collector: Collector, name: str, args: list[object]) -> object:
     """`type(x)`, `isinstance(x, type)`, `issubclass(cls, base)` where the values tell."""
     if name == "type" and len(args) == 1:
-        return _kind(args[0]) or run.Unknown()
+        return _kind(args[0]) or Unknown()
     record = is_record(args[0], args[1]) if name == "isinstance" and len(args) == 2 else None
     if record is not None:  # a DRF `Route` record (`django_route_hooks`)
         return record
-    if name == "isinstance" and len(args) == 2 and isinstance(args[1], run.Builtin):
+    if name == "isinstance" and len(args) == 2 and isinstance(args[1], Builtin):
         kind = _kind(args[0])
         if kind is None or args[1].receiver is not None:
-            return run.Unknown()
+            return Unknown()
         return kind.name == args[1].name
     if name == "issubclass" and len(args) == 2:
         return _subclass(collector, args[0], args[1])
-    return run.Unknown()
+    return Unknown()
 
 
-def _kind(value: object) -> run.Builtin | None:
-    if isinstance(value, run.Ref) and value.kind == "class":
-        return run.Builtin("type")
-    if isinstance(value, run.Func) or (isinstance(value, run.Ref) and value.kind == "function"):
-        return run.Builtin("function")
+def _kind(value: object) -> Builtin | None:
+    if isinstance(value, Ref) and value.kind == "class":
+        return Builtin("type")
+    if isinstance(value, Func) or (isinstance(value, Ref) and value.kind == "function"):
+        return Builtin("function")
     for plain in (bool, str, int, float, list, tuple, dict):
         if type(value) is plain:
-            return run.Builtin(plain.__name__)
+            return Builtin(plain.__name__)
     return None
 
 
@@ -166,8 +166,8 @@ def _subclass(collector: Collector, cls: object, base: object) -> object:
     """Whether the project class `cls` reaches `base` through its bases. A library class
     reached is taken for one of Django's views when `base` is Django's `View` and that class
     is of Django's or REST framework's views (every one of them is); else not known."""
-    if not (isinstance(cls, run.Ref) and cls.kind == "class" and isinstance(base, run.Ref)):
-        return run.Unknown()
+    if not (isinstance(cls, Ref) and cls.kind == "class" and isinstance(base, Ref)):
+        return Unknown()
     want = (base.kind, base.file, base.name)
     view = (
         base.kind == "external"
@@ -187,7 +187,7 @@ def _subclass(collector: Collector, cls: object, base: object) -> object:
         for written in known.bases if known is not None else ():
             found = collector.linker.resolve(here.file, written)
             if found is None:
-                return run.Unknown()
+                return Unknown()
             kind, file, name = found
             if kind == "external":
                 if (kind, "", name) == want:
@@ -196,11 +196,11 @@ def _subclass(collector: Collector, cls: object, base: object) -> object:
                     return True
                 external = True
             elif kind == "class":
-                order.append(run.Ref("class", file, name))
+                order.append(Ref("class", file, name))
             else:
-                return run.Unknown()
+                return Unknown()
     # a library class subclasses no class of the project: only a library base stays unknown
-    return run.Unknown() if external and base.kind == "external" else False
+    return Unknown() if external and base.kind == "external" else False
 
 
 class Registries:
@@ -431,27 +431,27 @@ def _started(collector: Collector) -> Started:
     return Started(applied, spans)
 
 
-def _configs(collector: Collector) -> list[run.Ref]:
+def _configs(collector: Collector) -> list[Ref]:
     """The project's `AppConfig` subclasses of its apps' `apps` modules (tests left out)."""
-    out: list[run.Ref] = []
+    out: list[Ref] = []
     files = collector.linker.resolver.files
     for file in sorted(f for f in files if f.rpartition("/")[2] == "apps.py"):
         if _in_tests(file):
             continue
         facts = collector.linker.facts(file)  # a pre-filtering scan parses it, asked
         for name in facts.configs if facts is not None else ():
-            cls = run.Ref("class", file, name)
+            cls = Ref("class", file, name)
             if _reaches(collector, cls, lambda found: found in _APP_CONFIG):
                 out.append(cls)
     return out
 
 
-def _ready(collector: Collector, config: run.Ref) -> bool:
+def _ready(collector: Collector, config: Ref) -> bool:
     """Run `config().ready()`; whether it ran to its end."""
     place = ast.Name("self", ast.Load(), lineno=1, col_offset=0)
-    made = run.Instance(config)
+    made = Instance(config)
     ready = collector.class_member(config, "ready", made, config.file, place)
-    if not isinstance(ready, run.Func):
+    if not isinstance(ready, Func):
         return False
     named = collector.class_member(config, "name", None, config.file, place)
     if not isinstance(named, str):
@@ -462,26 +462,26 @@ def _ready(collector: Collector, config: run.Ref) -> bool:
     made.attrs["get_models"] = AppModels(tuple(_models(collector, config.file, named, label)))
     try:
         collector.invoke(ready, [], {})
-    except (run._Stop, RecursionError, Refused, run._Raised, *run._MISREAD):
+    except (Stop, RecursionError, Refused, Raised, *MISREAD):
         return False
     return True
 
 
-def _models(collector: Collector, importer: str, name: str, label: str) -> list[run.Ref]:
+def _models(collector: Collector, importer: str, name: str, label: str) -> list[Ref]:
     """The models Django registers under `label`: the model classes of the app's `models`
     module or package (a `Meta.app_label` of another app's left out), in file and line
     order."""
     home = collector.linker.module_file(name, importer)
     if home is None or not home.endswith("/__init__.py"):
         return []
-    out: list[run.Ref] = []
+    out: list[Ref] = []
     for file in _model_files(collector).get(home.rpartition("/")[0], ()):
         facts = collector.linker.facts(file)
         held = sorted(facts.classes.items(), key=lambda i: i[1].line) if facts is not None else []
         for cls, known in held:
             if known.meta_label not in (None, label):
                 continue
-            ref = run.Ref("class", file, cls)
+            ref = Ref("class", file, cls)
             if _reaches(collector, ref, _model_base):
                 collector.app_labels[(file, cls)] = label
                 out.append(ref)
@@ -512,7 +512,7 @@ def _model_base(name: str) -> bool:
     return name.rpartition(".")[2].endswith("Model")
 
 
-def _reaches(collector: Collector, cls: run.Ref, wanted: Callable[[str], bool]) -> bool:
+def _reaches(collector: Collector, cls: Ref, wanted: Callable[[str], bool]) -> bool:
     """Whether the project class `cls` reaches, through its bases, a library class
     `wanted` accepts."""
     order, seen = [cls], set[tuple[str, str]]()
@@ -528,7 +528,7 @@ def _reaches(collector: Collector, cls: run.Ref, wanted: Callable[[str], bool]) 
             if found is not None and found[0] == "external" and wanted(found[2]):
                 return True
             if found is not None and found[0] == "class":
-                order.append(run.Ref("class", found[1], found[2]))
+                order.append(Ref("class", found[1], found[2]))
     return False
 
 
@@ -536,18 +536,18 @@ def imported_string(collector: Collector, args: list[object], file: str, node: a
     """Django's `import_string("pkg.views.Name")`: the project's class or function it names."""
     text = args[0] if len(args) == 1 else None
     if not isinstance(text, str) or "." not in text:
-        return run.Unknown((file, node))
+        return Unknown((file, node))
     module, _, attr = text.rpartition(".")
     home = collector.linker.module_file(module, file)
     found = collector.linker.resolve(home, attr) if home is not None else None
     if found is None or found[0] not in ("class", "function"):
-        return run.Unknown((file, node))
+        return Unknown((file, node))
     kind, where, name = found
     facts = collector.linker.facts(where)
     known = facts.classes.get(name) if facts is not None else None
     line = known.line if known is not None else 1
     place = ast.Name(name, ast.Load(), lineno=line, col_offset=0)  # where it is defined
-    return run.Ref(kind, where, name, (where, place), collector.gaps)
+    return Ref(kind, where, name, (where, place), collector.gaps)
 
 
 def _close(collector: Collector, value: object, depth: int) -> None:
@@ -567,20 +567,20 @@ def _run_site(
     name: str,
 ) -> None:
     """`decorator(target)` at import: a finding there when it adds nothing to the store."""
-    node = run._parsed(text, line, "eval")
+    node = parsed(text, line, "eval")
     before = collector.mutations
     why = ""
     if isinstance(node, ast.expr):
         facts = collector.linker.facts(file)
         kind = "class" if facts is not None and target in facts.classes else "function"
         place = ast.Name(target, ast.Load(), lineno=line, col_offset=node.col_offset)
-        decorated = run.Ref(kind, file, target, (file, place))
+        decorated = Ref(kind, file, target, (file, place))
         call = ast.Call(node, [place], [], lineno=line, col_offset=node.col_offset)
         try:
             decorator = collector.expr(node, file, {})  # a call applying it: the whole call
             if target:
                 collector.apply(decorator, [decorated], {}, file, call)
-        except (run._Stop, RecursionError, Refused, run._Raised, *run._MISREAD):
+        except (Stop, RecursionError, Refused, Raised, *MISREAD):
             why = "running it went past what the pack can follow"
     if not why and collector.mutations == before:
         why = "what it adds (its key, computed from its arguments) is not known to the pack"

@@ -14,8 +14,8 @@ import ast
 from typing import TYPE_CHECKING
 
 from ..bounded_values import Refused
-from . import django_collect as run
 from .django_facts import DrfRoute
+from .django_values import MISREAD, Builtin, Func, Instance, Raised, Ref, Stop
 
 if TYPE_CHECKING:
     from .django_collect import Collector
@@ -35,24 +35,24 @@ class Expanded:
 
 def super_member(obj: object, name: str, got: object) -> object:
     """`super().<name>` that reaches DRF's router (the project's classes do not define it)."""
-    if name == "get_routes" and isinstance(obj, run.Instance):
-        return run.Builtin(_EXPAND, obj)
+    if name == "get_routes" and isinstance(obj, Instance):
+        return Builtin(_EXPAND, obj)
     return got
 
 
-def record_member(value: run.Instance, name: str) -> object:
+def record_member(value: Instance, name: str) -> object:
     """A member of a DRF route record the evaluator made: `_replace`."""
     if name == "_replace" and value.cls.name in (_ROUTE, _DYNAMIC):
-        return run.Builtin("_replace", value)
+        return Builtin("_replace", value)
     return None
 
 
-def record_call(func: run.Builtin, keywords: dict[str, object]) -> object:
+def record_call(func: Builtin, keywords: dict[str, object]) -> object:
     """`route._replace(...)` and DRF's `get_routes` (None: neither)."""
     receiver = func.receiver
-    if func.name == "_replace" and isinstance(receiver, run.Instance):
-        return run.Instance(receiver.cls, {**receiver.attrs, **keywords})
-    if func.name == _EXPAND and isinstance(receiver, run.Instance):
+    if func.name == "_replace" and isinstance(receiver, Instance):
+        return Instance(receiver.cls, {**receiver.attrs, **keywords})
+    if func.name == _EXPAND and isinstance(receiver, Instance):
         routes = receiver.attrs.get("routes")
         return Expanded(list(routes) if isinstance(routes, list | tuple) else routes)
     return None
@@ -60,9 +60,9 @@ def record_call(func: run.Builtin, keywords: dict[str, object]) -> object:
 
 def is_record(value: object, cls: object) -> bool | None:
     """`isinstance(value, cls)` for a record the evaluator made and a library class."""
-    if not (isinstance(value, run.Instance) and value.cls.file == ""):
+    if not (isinstance(value, Instance) and value.cls.file == ""):
         return None
-    if not (isinstance(cls, run.Ref) and cls.kind == "external"):
+    if not (isinstance(cls, Ref) and cls.kind == "external"):
         return None
     return value.cls.name == cls.name
 
@@ -75,17 +75,17 @@ def hooked_table(
 ) -> tuple[DrfRoute, ...] | str:
     """The route table the router class `router` (file, name) expands for the view set class
     `viewset` (file, name) when its `routes` is `table`; a string: why it is not known."""
-    cls = run.Ref("class", *router)
-    made = run.Instance(cls, {"routes": [_record(r) for r in table]})
+    cls = Ref("class", *router)
+    made = Instance(cls, {"routes": [_record(r) for r in table]})
     at = ast.Constant(None)
     method = collector.class_member(cls, "get_routes", made, router[0], at)
-    if not isinstance(method, run.Func):
+    if not isinstance(method, Func):
         return "its `get_routes` is not code the pack holds"
     kept, undecided = collector.budget, collector.undecided_runs
     collector.budget = _BUDGET
     try:
-        got = collector.invoke(method, [run.Ref("class", *viewset)], {})
-    except (run._Stop, RecursionError, Refused, run._Raised, *run._MISREAD):
+        got = collector.invoke(method, [Ref("class", *viewset)], {})
+    except (Stop, RecursionError, Refused, Raised, *MISREAD):
         return "running it went past what the pack can follow"
     finally:
         collector.budget = kept
@@ -97,12 +97,12 @@ def hooked_table(
     return out if out is not None else "the table it hands DRF is not one the pack can read"
 
 
-def _record(route: DrfRoute) -> run.Instance:
+def _record(route: DrfRoute) -> Instance:
     attrs: dict[str, object] = {"url": route.url, "detail": route.detail, "initkwargs": {}}
     if route.mapping is not None:
         attrs["mapping"] = {method.lower(): action for method, action in route.mapping}
-        return run.Instance(run.Ref("class", "", _ROUTE), attrs)
-    return run.Instance(run.Ref("class", "", _DYNAMIC), attrs)
+        return Instance(Ref("class", "", _ROUTE), attrs)
+    return Instance(Ref("class", "", _DYNAMIC), attrs)
 
 
 def _table(routes: object) -> tuple[DrfRoute, ...] | None:
@@ -110,7 +110,7 @@ def _table(routes: object) -> tuple[DrfRoute, ...] | None:
         return None
     out: list[DrfRoute] = []
     for route in routes:
-        if not isinstance(route, run.Instance) or route.cls.name not in (_ROUTE, _DYNAMIC):
+        if not isinstance(route, Instance) or route.cls.name not in (_ROUTE, _DYNAMIC):
             return None
         url, detail = route.attrs.get("url"), route.attrs.get("detail")
         if not isinstance(url, str) or not isinstance(detail, bool):
