@@ -18,9 +18,14 @@ import sys
 checkout = pathlib.Path(sys.argv[1])
 rows = json.load(open(sys.argv[2]))
 server = checkout / "server"
-sources = [server / "api" / "routes.js"] + sorted(
-    p for p in (server / "services").rglob("*.js") if "node_modules" not in p.parts and "test" not in p.parts
-)
+sources = [
+    server / "api" / "routes.js",
+    *sorted(
+        p
+        for p in (server / "services").rglob("*.js")
+        if "node_modules" not in p.parts and "test" not in p.parts
+    ),
+]
 keys = {}
 for f in sources:
     text = f.read_text()
@@ -32,7 +37,14 @@ for r in rows:
     name = r["name"]
     if name in keys:
         f, line = keys[name]
-        out.append({"name": name, "file": f, "line": line, "files": sorted({f, "server/api/routes.js", "server/api/setupRoutes.js"})})
+        out.append(
+            {
+                "name": name,
+                "file": f,
+                "line": line,
+                "files": sorted({f, "server/api/routes.js", "server/api/setupRoutes.js"}),
+            }
+        )
     else:
         print("no key:", name, file=sys.stderr)
         out.append({"name": name, "file": r["file"], "line": r["line"], "files": [r["file"]]})

@@ -19,12 +19,13 @@ src/modules/billing/routes.js spreads routes/batches.js then routes/two-part-tar
 both exporting `postApproveReviewBatch` (POST .../{batchId}/approve-review); the later one
 is the route hapi gets (object spread), so batches.js's is not used.
 """
-SHADOWED = {("src/modules/billing/routes/batches.js", "postApproveReviewBatch")}
 
 import json
 import pathlib
 import re
 import sys
+
+SHADOWED = {("src/modules/billing/routes/batches.js", "postApproveReviewBatch")}
 
 checkout = pathlib.Path(sys.argv[1])
 rows = json.load(open(sys.argv[2]))
@@ -37,10 +38,18 @@ for f in sorted(src.rglob("*.js")):
     lines = text.split("\n")
     consts = dict(re.findall(r"""const\s+([A-Za-z_][A-Za-z0-9_]*)\s*=\s*['`]([^'`]*)['`]""", text))
 
-    def resolve(raw, depth=0):
+    def resolve(raw, depth=0, consts=consts):
         # a file constant inside a template is its literal; any other `${...}` any text but a slash
         if depth < 4:
-            raw = re.sub(r"\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}", lambda c: resolve(consts[c.group(1)], depth + 1) if c.group(1) in consts else c.group(0), raw)
+            raw = re.sub(
+                r"\$\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}",
+                lambda c: (
+                    resolve(consts[c.group(1)], depth + 1, consts)
+                    if c.group(1) in consts
+                    else c.group(0)
+                ),
+                raw,
+            )
         return raw
 
     for m in re.finditer(r"""\bpath:\s*([^\n]*?),?\s*$""", text, re.M):
@@ -55,7 +64,11 @@ for f in sorted(src.rglob("*.js")):
                 raw += tok[1:-1]
             else:
                 raw += "${" + tok + "}"
-        if not raw or not expr or expr[0] not in "'`" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_":
+        if (
+            not raw
+            or not expr
+            or expr[0] not in "'`" + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+        ):
             continue
         raw = resolve(raw)
         if not raw.startswith("/") and not raw.startswith("${"):
@@ -69,7 +82,9 @@ for f in sorted(src.rglob("*.js")):
                 best = (mm.group(1).upper(), k + 1)
         if best is None:
             continue
-        owner = re.findall(r"^(?:const|let)\s+(\w+)\s*=\s*\{", "\n".join(lines[max(0, line - 8) : line]), re.M)
+        owner = re.findall(
+            r"^(?:const|let)\s+(\w+)\s*=\s*\{", "\n".join(lines[max(0, line - 8) : line]), re.M
+        )
         if owner and (rel, owner[-1]) in SHADOWED:
             continue
         lits.append((best[0], re.compile(pattern), rel, line, "${" not in raw))
@@ -91,7 +106,10 @@ used = set()
 for r in rows:
     method, p = r["name"].split(" ", 1)
     # an exact literal first, then a pattern; the API server's files before the background one's
-    hit = sorted((l for l in lits if l[0] == method and l[1].match(p)), key=lambda l: (not l[4], l[2] == "src/routes/background.js"))
+    hit = sorted(
+        (lit for lit in lits if lit[0] == method and lit[1].match(p)),
+        key=lambda lit: (not lit[4], lit[2] == "src/routes/background.js"),
+    )
     if hit:
         _, _, rel, line, _ = hit[0]
         used.add((rel, line))

@@ -8,6 +8,7 @@ checkout) re-rooted at the checkout; a route whose view is a library's (placed b
 line 1 of the URLconf holding the pattern) is placed at its own path( call in URLCONF, found by
 the view's class name.
 """
+
 import json
 import re
 import sys
@@ -38,7 +39,12 @@ def django(out: str, prefix: str, urlconf: str, checkout: str) -> dict:
         t["file"] = f"{prefix}/{t['file']}"
         t["files"] = [f"{prefix}/{f}" for f in t.get("files", [t["file"]])]
         tables.append(t)
-    return {"routes": routes, "tables": tables, "skipped": data["skipped"], "django": data["django"]}
+    return {
+        "routes": routes,
+        "tables": tables,
+        "skipped": data["skipped"],
+        "django": data["django"],
+    }
 
 
 if __name__ == "__main__":

@@ -23,7 +23,12 @@ for item in json.load(open(D + "mailu_routes.json")):
 for item in json.load(open(D + "mailu_setup_routes.json")):
     f = "setup/" + item["file"]
     routes.append(
-        {"name": item["name"], "file": f, "line": item["line"], "files": sorted({f, "setup/main.py"})}
+        {
+            "name": item["name"],
+            "file": f,
+            "line": item["line"],
+            "files": sorted({f, "setup/main.py"}),
+        }
     )
 tables = []
 for src in ("mailu_tables_db.json", "mailu_tables_base.json"):
@@ -45,8 +50,12 @@ META = {
     "files": 546,
     "method": open(D + "mailu_method.txt").read().strip(),
     "derive": {
-        "pack-http-routes": "cd $CHECKOUT/core/admin && " + ENV + " /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_routes_stubbed.py flask 'mailu:create_app()' . ; cd $CHECKOUT/setup && /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_routes_stubbed.py flask 'main:app' .  (assembled by derive/blind20p_assemble.py derive/blind22p_mailu_spec.py)",
-        "pack-sqlalchemy": "cd $CHECKOUT/core/admin && " + ENV + " /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_tables.py 'mailu.models:db' . --import mailu ; the same with 'mailu.models:Base.metadata' (union)",
+        "pack-http-routes": "cd $CHECKOUT/core/admin && "
+        + ENV
+        + " /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_routes_stubbed.py flask 'mailu:create_app()' . ; cd $CHECKOUT/setup && /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_routes_stubbed.py flask 'main:app' .  (assembled by derive/blind20p_assemble.py derive/blind22p_mailu_spec.py)",
+        "pack-sqlalchemy": "cd $CHECKOUT/core/admin && "
+        + ENV
+        + " /work/truthenv/blind22p/mailu/bin/python bench/real_repos/derive/runtime_tables.py 'mailu.models:db' . --import mailu ; the same with 'mailu.models:Base.metadata' (union)",
     },
 }
 PACKS = {"pack-http-routes": ("route", routes), "pack-sqlalchemy": ("table", tables)}

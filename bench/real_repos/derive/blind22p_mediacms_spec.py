@@ -12,7 +12,11 @@ routes = [
 FIX = {
     "ANY /rss/": ("files/feeds.py", 59, ["files/feeds.py", "files/urls.py"]),
     "ANY /rss/search": ("files/feeds.py", 100, ["files/feeds.py", "files/urls.py"]),
-    "POST /api/v1/users/{username}/contact": ("users/views.py", 159, ["users/urls.py", "users/views.py"]),
+    "POST /api/v1/users/{username}/contact": (
+        "users/views.py",
+        159,
+        ["users/urls.py", "users/views.py"],
+    ),
     "GET /accounts/login": ("files/urls.py", 129, ["files/urls.py"]),
     "POST /accounts/login": ("files/urls.py", 129, ["files/urls.py"]),
     "PUT /accounts/login": ("files/urls.py", 129, ["files/urls.py"]),
