@@ -227,7 +227,41 @@ def test_a_loop_over_the_apps_filtered_by_a_constant_name_keeps_the_apps_it_name
     assert finding_places(PLUGGED) == {}
 
 
-@pytest.mark.parametrize("files", [SPELLED, PLUGGED])
+JOINED: dict[str, str] = {
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site_.settings')\n",
+    "site_/__init__.py": "",
+    "site_/settings.py": "ROOT_URLCONF = 'site_.urls'\nKINDS = [{'key': 'daily'}]\n",
+    "site_/views.py": "def post(request, pk): ...\ndef feed(request, tab): ...\n",
+    "site_/urls.py": (
+        "from django.conf import settings\n"
+        "from django.urls import re_path\n"
+        "\n"
+        "from site_ import views\n"
+        "\n"
+        "post_kinds = ['note', 'photo', 'link']\n"
+        "KINDS = '|'.join(post_kinds)\n"
+        "POST = rf'^p/({KINDS})/(?P<pk>\\d+)'\n"
+        "SEP = '|'\n"
+        "\n"
+        "urlpatterns = [\n"
+        "    re_path(rf'{POST}/$', views.post),\n"
+        '    re_path(rf\'^tag/({SEP.join(("a", "b"))})/$\', views.post),\n'
+        '    re_path(rf\'^(?P<tab>{"|".join(k["key"] for k in settings.KINDS)})/$\', views.feed),\n'
+        "]\n"
+    ),
+}
+
+
+def test_alternatives_joined_from_a_list_of_literals_read_as_the_regex_they_spell() -> None:
+    """`"|".join(seq)` over a display of strings, or a name bound once to one, is the text it
+    makes (the group then named as Django's resolver reverses it); a sequence the reader
+    cannot list (a generator over settings) stays a finding where it is written."""
+    found = located(JOINED)
+    assert found == {"ANY /p/{_0}/{pk}/": "site_/urls.py:12", "ANY /tag/{_0}/": "site_/urls.py:13"}
+    assert finding_places(JOINED) == {"UNRESOLVED_ROUTE": ["site_/urls.py:14"]}
+
+
+@pytest.mark.parametrize("files", [SPELLED, PLUGGED, JOINED])
 def test_the_pre_filter_reads_the_same(
     files: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -668,7 +668,9 @@ class _Reader:
             self.empty.add(name)
         else:
             self.empty.discard(name)
-        if isinstance(value, ast.Constant | ast.JoinedStr | ast.BinOp | ast.Name | ast.Attribute):
+        if isinstance(
+            value, ast.Constant | ast.JoinedStr | ast.BinOp | ast.Name | ast.Attribute
+        ) or (_joined(value) is not None):
             self.constants.setdefault(name, []).append((value, self.conditional, value.lineno))
         if name in self.lists and _mentions(value, name):
             self.rebind(name, value, _spliced(value, name))
@@ -988,8 +990,43 @@ class _Reader:
                 return self.route_parts(always[-1], caveats, depth + 1)
             if len(bindings) == 1:  # bound in one branch only: where the route is used too
                 return self.route_parts(bindings[0][0], caveats, depth + 1)
+        if (joined := _joined(node)) is not None:
+            return self.joined(*joined, caveats, depth)
         name = dotted(node)
         return (("sym", name),) if name is not None else None
+
+    def joined(
+        self, separator: ast.expr, items: ast.expr, caveats: list[Caveat], depth: int
+    ) -> tuple[RoutePart, ...] | None:
+        """`"|".join(seq)`, the alternatives of a regex kept in a list: text when the
+        separator and every item are (`seq` a display, or a name this module binds once to a
+        display of strings)."""
+        values: list[object]
+        if isinstance(items, ast.List | ast.Tuple | ast.Set):
+            values = list(items.elts)
+        elif isinstance(items, ast.Name) and isinstance(
+            kept := self.literals.get(items.id), list | tuple
+        ):
+            values = list(kept)
+        else:
+            return None
+        texts = [
+            value if isinstance(value, str) else self.text_of(value, caveats, depth)
+            for value in values
+        ]
+        sep = self.text_of(separator, caveats, depth)
+        if sep is None or any(text is None for text in texts):
+            return None
+        return (("lit", sep.join(text for text in texts if text is not None)),)
+
+    def text_of(self, node: object, caveats: list[Caveat], depth: int) -> str | None:
+        """The literal text an expression spells here, else None."""
+        if not isinstance(node, ast.expr):
+            return None
+        parts = self.route_parts(node, caveats, depth + 1)
+        if parts is None or any(kind != "lit" for kind, _ in parts):
+            return None
+        return "".join(text for _, text in parts)
 
     def spelled(self, node: ast.expr | None) -> Spelled | None:
         """The one reading of a string the Django reader takes (a router's prefix, a lookup, an
@@ -1685,3 +1722,17 @@ def _class_names(node: ast.ClassDef) -> frozenset[str]:
 
 def _literal(value: object) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
+
+
+def _joined(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """`sep.join(items)` with one positional argument: (sep, items), else None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.func.value, ast.Constant | ast.Name)
+    ):
+        return node.func.value, node.args[0]
+    return None
