@@ -551,6 +551,7 @@ class _RouteResolver:
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
         # reading a JavaScript test's value with `process.env` variables nothing sets as unset
         self.env_unset = False
+        self.unset_readings: dict[tuple[str, Expr], _Str | None] = {}  # `_unset_reading`'s
         # the classes, functions and route lists evaluated since `cache` was last cleared, by
         # (file, id) (`_scoped`)
         self.scoped: dict[tuple[str, int], _ScopedValue] = {}
@@ -634,11 +635,13 @@ class _RouteResolver:
                 elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # the routers a router method is called on are all known now
+        self.unset_readings.clear()
         for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.made_on is not None:
                     self._made_on(path, decl, decl.made_on)
         self.cache.clear()  # answers given before every router was known
+        self.unset_readings.clear()
         self.scoped.clear()
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
@@ -796,6 +799,7 @@ class _RouteResolver:
         self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
+        self.unset_readings.clear()
         self.scoped.clear()
 
     def _heard(
@@ -934,6 +938,7 @@ class _RouteResolver:
         self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
+        self.unset_readings.clear()
         self.scoped.clear()
 
     def _shared(self) -> None:
@@ -3667,12 +3672,16 @@ class _RouteResolver:
         variable unknown; None where the value is still not a string."""
         if self.env_unset:
             return None
+        key = (path, expr)
+        if key in self.unset_readings:  # each test's value read so once per link
+            return self.unset_readings[key]
         saved, self.cache, self.env_unset = self.cache, {}, True
         try:
             found = self._settled(self.evaluate(path, expr))
         finally:
             self.cache, self.env_unset = saved, False
-        return found if isinstance(found, _Str) else None
+        read = self.unset_readings[key] = found if isinstance(found, _Str) else None
+        return read
 
     def _compared(self, path: str, expr: Choice, tested: _Entity | None) -> bool | None:
         """A Python test on a string: one of `against` after `fold` ("in"), starting or
