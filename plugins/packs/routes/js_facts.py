@@ -192,6 +192,8 @@ _EQUALITY = frozenset({"===", "==", "!==", "!="})
 # what a function's return value is read from (a call: a list an array method builds, a helper)
 _SIMPLE_ARGUMENTS = frozenset({"string", "number", "template_string", "object", "array", "regex"})
 _CALLS = frozenset({"call_expression", "new_expression"})
+# what `_flag` reads as a truthy test: a name, a member (`r?.options?.app?.hidden`), a call
+_TRUTHY_TESTS = frozenset({"identifier", "member_expression", "call_expression"})
 _RETURNED = frozenset({"identifier", "member_expression", "object", "ternary_expression",
                        "template_string", "string", "array"})  # fmt: skip
 # a class body's field, TypeScript's and JavaScript's, and the field naming it
@@ -576,6 +578,9 @@ class _Reader:
         # reading a function's return value or an array method's callback: a parameter of an
         # enclosing function is a `Param` (its callers bind it), a ternary a `Choice`
         self._scoped = False
+        # reading a route table's entry as a value: `true`/`false` as the flags the linker
+        # tests (`'true'`, `''`), for a `filter` over the table (`_entry_value`)
+        self._booleans = False
         self.globals: dict[str, Expr] = {}  # `global.base = v`, `globalThis.base = v`
         self._root: _Node | None = None
         self._spells_tables: bool | None = None  # `_tables`' test of the text, made once
@@ -1903,8 +1908,10 @@ class _Reader:
         auth_paths = [p.split(".") for f in named or frameworks for p in f.auth_options]
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
+        value = self._entry_value(options) if owner is None else None  # a table's entry
         return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
-                         methods_unknown=not known, from_options=True)  # fmt: skip
+                         methods_unknown=not known, from_options=True,
+                         options=value)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
@@ -2888,6 +2895,17 @@ class _Reader:
                 return self._text(name) if name is not None else None
             scope = scope.parent
         return None
+
+    def _in_static(self, node: _Node) -> bool:
+        """Whether `node` is in a class's `static` method (outside any nested `function`),
+        where `this` is the class itself (`static go(r) { return this._kept(r) }`)."""
+        scope = node.parent
+        while scope is not None and scope.type not in {"method_definition", "function_expression",
+                                                        "function_declaration"}:  # fmt: skip
+            scope = scope.parent
+        if scope is None or scope.type != "method_definition":
+            return False
+        return any(c.type == "static" for c in scope.children)
 
     def _optional_guard(self, call: _Node) -> bool:
         """`expressjwt({ credentialsRequired: false, ... })`: lets anonymous callers through."""
@@ -4124,9 +4142,21 @@ class _Reader:
         bound = self.bindings.get(self._text(callee)) if callee.type == "identifier" else None
         return isinstance(bound, ImportRef) and bound.module in _STORES and bound.attr == "Store"
 
+    def _entry_value(self, options: _Node) -> Namespace:
+        """A route table's entry (`{ method, path, options: { app: { hidden: true } } }`) as a
+        value, its boolean fields the flags the linker tells the truth of."""
+        booleans, self._booleans = self._booleans, True
+        try:
+            return self._object(options)
+        finally:
+            self._booleans = booleans
+
     def _field_value(self, node: _Node | None) -> Expr | None:
         """An object's field as `_expr` reads it, and a list that is no route table as its
         items (`register: { plugins: ['./a', { plugin: './b' }] }`, a manifest's)."""
+        bare = _unwrap(node) if self._booleans else None
+        if bare is not None and bare.type in {"true", "false"}:
+            return Lit("true" if bare.type == "true" else "")
         value = self._expr(node)
         node = _unwrap(node)
         if value is not None or node is None or node.type != "array":
@@ -4292,9 +4322,11 @@ class _Reader:
             returned = [c for c in body.named_children if c.type == "return_statement"]
             if len(returned) != 1 or not returned[0].named_children:
                 return None
-            if _valued_returns(body) > 1:  # `if (x) return a; return b`: the runtime decides
-                return None
+            if _valued_returns(body) > 1:  # `if (x) return a; return b`: a test it can read
+                return self._branched_return(function, body)
             body = _unwrap(returned[0].named_children[0])
+        if body is not None and (flag := self._flag(body)) is not None:
+            return flag  # `return ['pre', 'prd'].includes(env)`: a test read as a value
         if body is not None and (listed := js_pushed.local_list(self, body)) is not None:
             return listed  # `return out` of a list the function fills by `push`
         if body is not None and body.type in _CALLS and self._made_router(body):
@@ -4324,6 +4356,88 @@ class _Reader:
         if body.type == "call_expression" and not isinstance(value, Mapped | Call):
             return None  # a call read as a value only where it builds a list or calls a helper
         return value
+
+    def _branched_return(self, function: _Node, body: _Node) -> Choice | None:
+        """`if (test) { return a } return b` (the whole body): `a` or `b` as the test the
+        linker can decide picks (`Choice`), each read as a one-return function's value; a test
+        on the configuration is decided under its defaults (`linker._choice`). None for any
+        other shape of several returns (the runtime decides)."""
+        statements = [c for c in body.named_children if c.type != "comment"]
+        if len(statements) != 2 or statements[0].type != "if_statement":
+            return None
+        branch, last = statements
+        if branch.child_by_field_id(self.fields.alternative) is not None:
+            return None
+        taken = branch.child_by_field_id(self.fields.consequence)
+        if taken is not None and taken.type == "statement_block":
+            inner = [c for c in taken.named_children if c.type != "comment"]
+            taken = inner[0] if len(inner) == 1 else None
+        condition = _unwrap(branch.child_by_field_id(self.fields.condition))
+        if condition is None or taken is None:
+            return None
+        parts = [taken, last]
+        if any(p.type != "return_statement" or not p.named_children for p in parts):
+            return None
+        then, otherwise = (self._return_value(function, p.named_children[0]) for p in parts)
+        test = self._flag(condition, truthy=True)
+        if then is None or otherwise is None or test is None:
+            return None
+        return replace(test, then=then, otherwise=otherwise)
+
+    def _return_value(self, function: _Node, value: _Node) -> Expr | None:
+        """What `return value` gives, read as the value of a function whose one return it is
+        (`_returns`): its parameters bound by each call."""
+        scoped, self._scoped = self._scoped, True
+        try:
+            read = self._flag(value) or self._expr(value)
+        finally:
+            self._scoped = scoped
+        if value.type == "call_expression" and not isinstance(read, Mapped | Call | Choice):
+            return None
+        return None if read is None or isinstance(read, Opaque) else read
+
+    def _flag(self, node: _Node, *, truthy: bool = False) -> Choice | None:
+        """A test read as a value, `'true'` when it holds and `''` when not (the truth of a
+        flag as the linker tells it): `list.includes(x)` of a literal list of strings,
+        `x === 'lit'`, `!test`; with `truthy`, any other name, member or call too (the truth
+        of what it gives: a helper's flag, `this._protected(env)`). None otherwise."""
+        node = _unwrap(node) or node
+        negated = False
+        while (
+            node.type == "unary_expression"
+            and self._text(node.child_by_field_id(self.fields.operator)) == "!"
+        ):
+            negated = not negated
+            node = _unwrap(node.child_by_field_id(self.fields.argument)) or node
+        scoped, self._scoped = self._scoped, True
+        try:
+            read = self._included(node) or (
+                self._equality(node) if node.type == "binary_expression" else None
+            )
+            if read is None and (truthy or negated) and node.type in _TRUTHY_TESTS:
+                tested = self._expr(node)
+                read = Choice(tested, "truthy", Lit("true"), Lit("")) if tested else None
+        finally:
+            self._scoped = scoped
+        return replace(read, negated=read.negated != negated) if read is not None else None
+
+    def _included(self, node: _Node) -> Choice | None:
+        """`['pre', 'prd'].includes(x)`: whether `x` is one of the literal strings."""
+        if node.type != "call_expression":
+            return None
+        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        args = self._arguments(node)
+        if callee is None or callee.type != "member_expression" or len(args) != 1:
+            return None
+        if self._text(callee.child_by_field_id(self.fields.property)) != "includes":
+            return None
+        listed = self._array_items(_unwrap(callee.child_by_field_id(self.fields.object)))
+        against = [self._string(_unwrap(item)) for item in listed or ()]
+        tested = self._tested(_unwrap(args[0]) or args[0])
+        if not against or None in against or tested is None:
+            return None
+        literals = tuple(Lit(a) for a in against if a is not None)
+        return Choice(tested, "in", Lit("true"), Lit(""), against=literals)
 
     def _made_router(self, call: _Node) -> bool:
         """Whether `call` makes a router or app, or calls a chain of its registrations
@@ -4519,9 +4633,9 @@ class _Reader:
             return None
         if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
             return (self._text(node),)
-        if node.type == "this":  # in a class: an instance of it
+        if node.type == "this":  # in a class: an instance of it, the class in a static method
             name = self._class_of(node)
-            return (name, CALL) if name else ("this",)
+            return ((name,) if self._in_static(node) else (name, CALL)) if name else ("this",)
         if node.type == "new_expression":  # `new Server()`: an instance, as a call
             ctor = self._path(node.child_by_field_id(self.fields.constructor))
             return (*ctor, CALL) if ctor else None

@@ -174,6 +174,8 @@ OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES, **nest_docs.OPTIO
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
+# array methods whose callback may drop or change a route table's entries (`_unread_built`)
+_UNREAD_BUILT = frozenset({"filter", "map", "flatMap"})
 _MAX_REEXPORTS = 8  # `export *` chains followed to an exported environment-file path
 _NEST_CORE = "@nestjs/core"
 _NAMED_TOKENS_BEFORE = (8,)  # Nest 6/7 key a class provider by its name; 8+ by the class
@@ -547,6 +549,9 @@ class _RouteResolver:
             self.files, self._facts, failed=self.failed, touch=self.touched.add
         )
         self.cache: dict[tuple[str, Expr], _Entity | None] = {}
+        # reading a JavaScript test's value with `process.env` variables nothing sets as unset
+        self.env_unset = False
+        self.unset_readings: dict[tuple[str, Expr], _Str | None] = {}  # `_unset_reading`'s
         # the classes, functions and route lists evaluated since `cache` was last cleared, by
         # (file, id) (`_scoped`)
         self.scoped: dict[tuple[str, int], _ScopedValue] = {}
@@ -630,11 +635,13 @@ class _RouteResolver:
                 elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
         self.cache.clear()  # the routers a router method is called on are all known now
+        self.unset_readings.clear()
         for path, facts in self.modules.items():
             for decl in facts.routers:
                 if decl.made_on is not None:
                     self._made_on(path, decl, decl.made_on)
         self.cache.clear()  # answers given before every router was known
+        self.unset_readings.clear()
         self.scoped.clear()
         self.verdicts.clear()
         self.limit = self.budget = LINK_BUDGET  # routes produced plus mounts followed, allowed
@@ -792,6 +799,7 @@ class _RouteResolver:
         self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
+        self.unset_readings.clear()
         self.scoped.clear()
 
     def _heard(
@@ -930,6 +938,7 @@ class _RouteResolver:
         self.indexed_words = -1
         self.chains.clear()
         self.cache.clear()
+        self.unset_readings.clear()
         self.scoped.clear()
 
     def _shared(self) -> None:
@@ -2666,7 +2675,60 @@ class _RouteResolver:
             listed = [(path, route.path)]  # `routes.forEach(r => fastify.route(r))`: one item
         if listed and self._option_routes(path, route, listed):
             return
+        if self._unread_built(path, route):
+            return
         self._attach_route(path, replace(route, methods_unknown=True))  # not found: a finding
+
+    def _unread_built(self, path: str, route: RouteDecl) -> bool:
+        """`server.route(table.filter(keep))`, also returned by a function of the project's
+        (`Routes.go(table, env)` → `return table.filter(r => allowed(r))`, on the branch the
+        configuration's defaults take): where the callback
+        is not read but the table it is given is, each of its routes as written, each with a
+        finding (it may be dropped or changed), never silence; False for any other table."""
+        file, expr = path, route.path
+        for _ in range(_MAX_DEPTH):
+            if isinstance(expr, Bound):
+                file, expr = expr.file, expr.expr
+            elif type(expr) is Sym and len(expr.path) == 1:
+                bound = self._facts(file).bindings.get(expr.path[0])
+                if bound is None:
+                    return False
+                expr = bound
+            elif (returned := self._returned(file, expr)) is not None:
+                file, expr = returned
+            elif isinstance(expr, Choice) and (picked := self._test(file, expr)[0]) is not None:
+                expr = expr.then if picked else expr.otherwise  # the branch the defaults take
+            else:
+                break
+        if not (isinstance(expr, Mapped) and expr.method in _UNREAD_BUILT):
+            return False
+        source = self._settled(self.evaluate(file, expr.source))
+        if not (isinstance(source, _Scoped) and isinstance(source.value, StarletteRoutes)):
+            return False
+        records = self._records(source.file, source.value)
+        if not records:
+            return False
+        why = (
+            f"this route is in a route table given to `{expr.method}` with a callback the scan "
+            "does not read: it is listed as written, though the callback may drop or change it"
+        )
+        for written, entry in records:
+            self._attach_route(
+                path,
+                replace(
+                    entry,
+                    owner=route.owner,
+                    path=entry.path if written == path else Bound(written, entry.path),
+                    endpoint=None,
+                    called_at=(written, entry.line),
+                    via=(path, route.line),
+                ),
+            )
+            self._unresolved(UNRESOLVED_ROUTE, written, entry.line, why)
+            places = self.unresolved[(UNRESOLVED_ROUTE, written, entry.line, why)]
+            if {"path": path, "line": route.line} not in places:  # the call registering it
+                places.append({"path": path, "line": route.line})
+        return True
 
     def _attach_passed_table(self, path: str, route: RouteDecl) -> bool:
         """`server.route(options.routes)` in a plugin's register function: the table each call
@@ -3516,7 +3578,13 @@ class _RouteResolver:
     def _listed(self, entity: _Entity | None, depth: int = 0) -> list[tuple[str, Expr]] | None:
         """(file, item) of a list the scan shows (a literal, or one an array method built); a
         Python wrapper's `*rules` passed on to another (`self.register(view, *rules)`) is
-        each item its callers pass (None when those are not known)."""
+        each item its callers pass (None when those are not known). A JavaScript route table
+        (`[...a, { method, path }]`) is its entries' objects, the lists it joins flattened in."""
+        if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+            records = self._records(entity.file, entity.value)
+            if records is None or any(r.options is None for _, r in records):
+                return None
+            return [(file, r.options) for file, r in records if r.options is not None]
         if not (isinstance(entity, _Scoped) and isinstance(entity.value, Items)):
             return None
         found: list[tuple[str, Expr]] = []
@@ -3587,12 +3655,33 @@ class _RouteResolver:
             tested = self._settled(self.evaluate(path, expr.tested))
         elif expr.test in _COMPARED_TESTS:
             tested = self._settled(self.evaluate(path, expr.tested))
+            if tested is None and expr.test == "in" and not path.endswith(".py"):
+                tested = self._unset_reading(path, expr.tested)
             truth = self._compared(path, expr, tested)
         else:
             tested = self._settled(self.evaluate(path, expr.tested))
             truth = _typed(tested, expr.test)
         assumed = tested.assumed if isinstance(tested, _Str) else ()
         return (None if truth is None else truth != expr.negated), assumed
+
+    def _unset_reading(self, path: str, expr: Expr) -> _Str | None:
+        """A JavaScript comparison's value (`['pre', 'prd'].includes(Config.environment)`)
+        read under the configuration's defaults: a `process.env` variable that no file the
+        app loads sets, reached through objects and calls of the project's, is unset
+        (`undefined`: equal to no string). Read apart from `cache`, whose answers leave such a
+        variable unknown; None where the value is still not a string."""
+        if self.env_unset:
+            return None
+        key = (path, expr)
+        if key in self.unset_readings:  # each test's value read so once per link
+            return self.unset_readings[key]
+        saved, self.cache, self.env_unset = self.cache, {}, True
+        try:
+            found = self._settled(self.evaluate(path, expr))
+        finally:
+            self.cache, self.env_unset = saved, False
+        read = self.unset_readings[key] = found if isinstance(found, _Str) else None
+        return read
 
     def _compared(self, path: str, expr: Choice, tested: _Entity | None) -> bool | None:
         """A Python test on a string: one of `against` after `fold` ("in"), starting or
@@ -3635,10 +3724,11 @@ class _RouteResolver:
         while isinstance(expr, Bound):
             path, expr = expr.file, expr.expr
         if isinstance(expr, Member) and expr.path:
-            base = self.evaluate(
-                path, Member(expr.base, expr.path[:-1]) if expr.path[:-1] else expr.base
-            )
-            return False if _fields_of(self._settled(base), expr.path[-1]) is False else None
+            # `r?.options?.app?.hidden`: a field absent on the way makes the whole undefined
+            for end in range(len(expr.path)):
+                base = self.evaluate(path, Member(expr.base, expr.path[:end]) if end else expr.base)
+                if _fields_of(self._settled(base), expr.path[end]) is False:
+                    return False
         return None
 
     def _strings(self, path: str, expr: Expr) -> list[str] | None:
@@ -5550,7 +5640,10 @@ class _RouteResolver:
             entity = self._global_object(path)  # `const g = global as …`, then `g.app`
         if entity is None and len(rest) >= 2 and not path.endswith(".py"):
             if expr.path[:2] == ("process", "env") and len(rest) == 2:
-                return self._env_value(path, rest[1])
+                value = self._env_value(path, rest[1])
+                if value is None and self.env_unset:  # `undefined`, as a test compares it
+                    return _Str("", (f"process.env.{rest[1]} unset",))
+                return value
             entity = self._decorated(rest[0])  # `fastify.config.X`: a decorated instance's
             rest = rest[1:]
         view = path.endswith(".py") and rest[-2:] == (_AS_VIEW, CALL)

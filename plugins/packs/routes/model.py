@@ -831,6 +831,9 @@ class RouteDecl:
     chain_root: tuple[Expr, str] | None = None
     # Flask's `view_func=X.as_view(...)`: `endpoint` is the class `X`, not a function view
     class_view: bool = False
+    # an entry of a route table (`[{ method, path, options: { app } }]`): the object as a value,
+    # whose fields an array method over the table reads (`table.filter(r => !r.options?.app)`)
+    options: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)
