@@ -340,7 +340,7 @@ class BookshelfModel:
     `table` is `tableName` as written (`'schema.table'` too); None with `detail` saying why
     when it is not read."""
 
-    receiver: str
+    receiver: str  # the name the call is made on; "" for an instance made there
     model: str | None
     line: int
     table: str | None
@@ -1216,6 +1216,7 @@ class _Reader:
         the linker settles. False where the call has neither shape (another ORM's `model()`)."""
         if owner is None:
             return False
+        receiver: _Node | None
         if method == "model" and len(args) >= 2 and (options := self._object(args[1])):
             receiver, model = owner, self._literal(args[0])
         elif method == "extend" and args and (options := self._object(args[0])):
@@ -1224,7 +1225,11 @@ class _Reader:
             receiver, model = owner.child_by_field_name("object"), None
         else:
             return False
-        if receiver is None or receiver.type != "identifier":
+        if receiver is not None and self._is_bookshelf(receiver):
+            receiver_name = ""  # an instance made there: `require('bookshelf')(knex).model(…)`
+        elif receiver is not None and receiver.type == "identifier":
+            receiver_name = self.text(receiver)
+        else:
             return False
         if model is None and method == "model":
             model = self.text(args[0])[:60]
@@ -1240,8 +1245,9 @@ class _Reader:
                 + (" (options spread from elsewhere)" if "..." in fields else "")
             )
         model_line = self._line(node)
-        name = self.text(receiver)
-        self.bookshelf_models.append(BookshelfModel(name, model, model_line, table, ref, detail))
+        self.bookshelf_models.append(
+            BookshelfModel(receiver_name, model, model_line, table, ref, detail)
+        )
         return True
 
     def _decorator_factory(self, node: _Node, method: str) -> None:
@@ -2557,7 +2563,7 @@ class _Schemas:
         facts = self.facts.get(path)
         if facts is None:
             return False
-        if receiver in facts.bookshelves:
+        if not receiver or receiver in facts.bookshelves:  # "": an instance made in the call
             return True
         imported = dict(facts.imports).get(receiver)
         if imported is None:

@@ -99,9 +99,9 @@ class ValueReader:
         if kind == "binary_expression":
             return self._either(node, scope)
         if kind == "call_expression":
-            module = self.required(node)
-            if module is not None:
-                return Val("import", module, "default")
+            source = self.required(node)
+            if source is not None:
+                return Val("import", source, "default")
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
             args = [
