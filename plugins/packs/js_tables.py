@@ -15,6 +15,9 @@ to every model.
 - Prisma: `model X { … }`, `@@map("name")` else `X`; `enum`, `type`, `view` declare no table.
 - knex: `createTable`/`createTableIfNotExists` outside a migration's `down`, minus
   `dropTable`/`dropTableIfExists`, through `renameTable`, in path order.
+- Bookshelf: `x.model('Name', { tableName })` and `x.Model.extend({ tableName })` where `x` is
+  a Bookshelf instance (`require('bookshelf')(knex)`, of the file or imported from the module
+  making it); a schema's prefix dropped (`'water.users'` is `users`), as knex's DDL names are.
 - Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
   named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
   built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
@@ -27,6 +30,9 @@ to every model.
   schema folder's models, TypeORM's `entityPrefix` and a naming strategy of the repository's own.
   `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
   spread from top-level constants are read in the file.
+- Sequelize options given as a value (`new Sequelize(db, user, pw, config)`, `config =
+  getConfig()`) are evaluated across the project's functions and modules (`js_values`); options
+  it cannot evaluate are a finding at each model whose default name they may change.
 
 Default names follow the version of the ORM the repository's `package.json` files declare
 (`declared_versions`; Mongoose's plurals, Sequelize's `underscored` and plurals, TypeORM's

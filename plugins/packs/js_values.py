@@ -24,6 +24,8 @@ _TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expressi
                 "non_null_expression", "await_expression"}  # fmt: skip
 _FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration"}
 _DEPTH = 24  # calls and names followed in one evaluation (a cycle ends there, unknown)
+_STEPS = 10_000  # `Val`s evaluated for one value (a member evaluates its object and its key)
+_NESTING = 64  # levels of an expression read into a `Val` (a long chain of calls: unknown)
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,14 @@ class ValueReader:
         self.required = required
         self.literal = literal
 
-    def value(self, node: _Node | None, scope: Mapping[str, Val] | None = None) -> Val:
+    def value(
+        self, node: _Node | None, scope: Mapping[str, Val] | None = None, level: int = 0
+    ) -> Val:
         """`node` as a `Val`; `scope` the names a function binds (its parameters and
         `const`s), which shadow the file's."""
+        if level > _NESTING:
+            return Val("unknown", "an expression nested too deep")
+        level += 1
         while node is not None and node.type in _TRANSPARENT:
             node = node.named_children[0] if node.named_children else None
         if node is None:
@@ -92,12 +99,14 @@ class ValueReader:
             obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
             if prop is None:
                 return Val("unknown", self.text(node))
-            return Val("member", parts=(self.value(obj, scope), Val("str", self.text(prop))))
+            return Val("member", parts=(self.value(obj, scope, level), Val("str", self.text(prop))))
         if kind == "subscript_expression":
             obj, index = node.child_by_field_name("object"), node.child_by_field_name("index")
-            return Val("member", parts=(self.value(obj, scope), self.value(index, scope)))
+            return Val(
+                "member", parts=(self.value(obj, scope, level), self.value(index, scope, level))
+            )
         if kind == "binary_expression":
-            return self._either(node, scope)
+            return self._either(node, scope, level)
         if kind == "call_expression":
             source = self.required(node)
             if source is not None:
@@ -107,18 +116,18 @@ class ValueReader:
             args = [
                 a for a in (arguments.named_children if arguments else []) if a.type != "comment"
             ]
-            parts = (self.value(callee, scope), *(self.value(a, scope) for a in args))
+            parts = (self.value(callee, scope, level), *(self.value(a, scope, level) for a in args))
             return Val("call", parts=parts)
         return Val("unknown", self.text(node))
 
-    def _either(self, node: _Node, scope: Mapping[str, Val]) -> Val:
+    def _either(self, node: _Node, scope: Mapping[str, Val], level: int) -> Val:
         """`process.env.X || 'd'` (and `??`): the variable taken as unset, so the default."""
         operator = node.child_by_field_name("operator")
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if operator is None or self.text(operator) not in ("||", "??") or left is None:
             return Val("unknown", self.text(node))
         if self.text(left).startswith("process.env."):
-            return self.value(right, scope)
+            return self.value(right, scope, level)
         return Val("unknown", self.text(node))
 
     def function(self, node: _Node) -> Function | None:
@@ -197,12 +206,16 @@ class Evaluator:
         self.module_of = module_of
         self.declared = declared
         self.resolve = resolve
+        self.steps = 0
 
     def evaluate(self, path: str, val: Val) -> Found | None:
+        """What `val`, read in `path`, comes to; None where the files do not say."""
+        self.steps = 0
         return self._eval(val, _Frame(path), 0)
 
     def _eval(self, val: Val, frame: _Frame, depth: int) -> Found | None:
-        if depth > _DEPTH:
+        self.steps += 1
+        if depth > _DEPTH or self.steps > _STEPS:
             return None
         if val.kind == "str":
             return Found("str", text=val.text)

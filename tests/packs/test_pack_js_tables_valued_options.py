@@ -195,3 +195,25 @@ def test_a_bookshelf_table_name_not_read_is_a_finding_at_the_model(tmp_path: Pat
     assert _unresolved(document) == ["lib/store/Audit.js:3"]
     (detail,) = [f["detail"] for f in document["findings"]]
     assert "Bookshelf" in detail and "tableFor" in detail
+
+
+def test_options_bound_in_a_cycle_or_fanning_out_end_as_a_finding(tmp_path: Path) -> None:
+    """Names bound to each other, and members keyed by members many levels deep, end within
+    the evaluator's caps: options not read, a finding at the model, never a hang."""
+    chain = "".join(f"const k{i} = k{i + 1}[k{i + 1}];\n" for i in range(40))
+    files = {
+        "api/models/order-line.js": _SEQUELIZE_MODELS["api/models/order-line.js"],
+        "api/db.js": (
+            "const Sequelize = require('sequelize');\n"
+            "const a = b;\n"
+            "const b = a;\n"
+            f"{chain}"
+            "module.exports = [\n"
+            "  new Sequelize('x', 'y', 'z', a),\n"
+            "  new Sequelize('x', 'y', 'z', k0),\n"
+            "];\n"
+        ),
+    }
+    document = _scan(tmp_path, files)
+    assert _tables(document) == ["OrderLines"]
+    assert _unresolved(document) == ["api/models/order-line.js:2"]
