@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`pack-js-tables` 1.0.0: the tables of Sequelize, TypeORM, Prisma and knex, and the
+"""`pack-js-tables` 1.0.0: the tables of Sequelize, TypeORM, Prisma, knex and Bookshelf, and the
 collections of Mongoose, in JavaScript/TypeScript code and Prisma schemas.
 
 Reads with tree-sitter (and a line reader for `.prisma`; nothing scanned is imported or run);

@@ -15,6 +15,9 @@ to every model.
 - Prisma: `model X { … }`, `@@map("name")` else `X`; `enum`, `type`, `view` declare no table.
 - knex: `createTable`/`createTableIfNotExists` outside a migration's `down`, minus
   `dropTable`/`dropTableIfExists`, through `renameTable`, in path order.
+- Bookshelf: `x.model('Name', { tableName })` and `x.Model.extend({ tableName })` where `x` is
+  a Bookshelf instance (`require('bookshelf')(knex)`, of the file or imported from the module
+  making it); a schema's prefix dropped (`'water.users'` is `users`), as knex's DDL names are.
 - Mongoose: `model('Name', schema)` (two arguments or more: one is a lookup) is a collection
   named `model(…, …, 'explicit')`, else the schema's `collection` option when the schema is
   built in the file, else Mongoose's plural of the lower-cased name (`pluralize_mongoose`);
@@ -27,6 +30,9 @@ to every model.
   schema folder's models, TypeORM's `entityPrefix` and a naming strategy of the repository's own.
   `EntitySchema` entities, knex `raw()` DDL in a migration's `up`, `super.init` and options
   spread from top-level constants are read in the file.
+- Sequelize options given as a value (`new Sequelize(db, user, pw, config)`, `config =
+  getConfig()`) are evaluated across the project's functions and modules (`js_values`); options
+  it cannot evaluate are a finding at each model whose default name they may change.
 
 Default names follow the version of the ORM the repository's `package.json` files declare
 (`declared_versions`; Mongoose's plurals, Sequelize's `underscored` and plurals, TypeORM's
@@ -80,6 +86,7 @@ from .js_strategy import (
     RecipeReader,
     evaluate,
 )
+from .js_values import Evaluator, Found, Function, Val, ValueReader
 from .prisma_schema import PrismaModel, implicit_relation_tables, prisma_models
 from .routes.js_facts import JS_SUFFIXES, parse_tree
 from .routes.js_modules import JsModules
@@ -125,6 +132,7 @@ def _raw_ddl(data: bytes) -> bool:
 
 
 MONGOOSE_SEEDS = (b"mongoose", b"Schema")
+BOOKSHELF_SEEDS = (b"bookshelf", b"tableName")  # an instance, or a model made on an imported one
 SEQUELIZE_TS_SEED = b"sequelize-typescript"  # `@Table` classes (within the Sequelize seed)
 NEST_MONGOOSE_SEED = b"@nestjs/mongoose"  # `@Schema()` classes (within the Mongoose seeds)
 
@@ -147,7 +155,7 @@ def admits(path: str, data: bytes) -> bool:
 _ORM_IMPORT = re.compile(
     rb"""(?:\brequire\s*\(\s*|\bfrom\s*|\bimport\s*)(["'])(sequelize|sequelize-typescript|@sequelize/core|"""
     rb"""typeorm|@nestjs/typeorm|mongoose|@nestjs/mongoose|@typegoose/typegoose|typegoose|knex|"""
-    rb"""@prisma/client)\1"""
+    rb"""@prisma/client|bookshelf)\1"""
 )
 """An import of an ORM package (`require('knex')`, `from 'typeorm'`, `import 'mongoose'`): read
 without parsing, so a repository that uses an ORM and declares nothing the reader knows gets a
@@ -157,17 +165,16 @@ _ORM_OF_PACKAGE = {
     "typeorm": "typeorm",
     "@nestjs/typeorm": "typeorm", "mongoose": "mongoose", "@nestjs/mongoose": "mongoose",
     "@typegoose/typegoose": "mongoose", "typegoose": "mongoose",
-    "knex": "knex", "@prisma/client": "prisma",
+    "knex": "knex", "@prisma/client": "prisma", "bookshelf": "bookshelf",
 }  # fmt: skip
 
 
-_ORM_WORDS = (b"sequelize", b"typeorm", b"mongoose", b"knex", b"@prisma/client")
+_ORM_WORDS = (b"sequelize", b"typeorm", b"mongoose", b"knex", b"@prisma/client", b"bookshelf")
 UNREAD_ORMS = (
     # (ORM as the finding names it, its package as a regex; a subpath of it counts too)
     ("Drizzle ORM", "drizzle-orm"),
     ("Objection.js", "objection"),
     ("MikroORM", "@mikro-orm/[\\w.-]+"),
-    ("Bookshelf", "bookshelf"),
     ("Waterline", "waterline"),
     ("Kysely", "kysely"),
     # Sequelize 7's `@sequelize/core` is read as Sequelize (its `define` and `init` are v6's);
@@ -182,7 +189,7 @@ _UNREAD_IMPORT = re.compile(
     + rb""")(?:/[^"'\n]*)?\1"""
 )
 """`require('x')`, `import('x')`, `from 'x/sub'`, `import 'x'` of an `UNREAD_ORMS` package."""
-_UNREAD_WORDS = (b"drizzle-orm", b"objection", b"@mikro-orm/", b"bookshelf", b"waterline",
+_UNREAD_WORDS = (b"drizzle-orm", b"objection", b"@mikro-orm/", b"waterline",
                  b"kysely", b"@sequelize/core/decorators-legacy")  # fmt: skip
 _TYPE_NAME = rb"type\s+[\w$]+(?:\s+as\s+[\w$]+)?"
 _TYPE_ONLY = re.compile(
@@ -245,6 +252,7 @@ def _declares(data: bytes) -> bool:
         or _raw_ddl(data)
         or any(seed in data for seed in MONGOOSE_SEEDS)
         or js_typegoose.SEED in data
+        or any(seed in data for seed in BOOKSHELF_SEEDS)
     )
 
 
@@ -322,6 +330,28 @@ class SequelizeDefaults:
     # the imported object those options spread (`{ ...DATABASE.options }`, `DATABASE` imported
     # from the project's config module): its `define` is read at link time (`_Schemas.flags`)
     spread: NameRef | None = None
+    # options given by any other expression (`new Sequelize(db, user, pw, config)`, `config =
+    # getConfig()`): evaluated at link time (`js_values`), their `define` read from the object
+    # literal they come to; `out_of_sight` is its line
+    options: Val | None = None
+    options_text: str = ""  # the options argument as written, for the finding
+    options_line: int = 0
+
+
+@dataclass(frozen=True)
+class BookshelfModel:
+    """A Bookshelf model, `<receiver>.model('Name', { tableName })` or
+    `<receiver>.Model.extend({ tableName })`: one only where the receiver is a Bookshelf
+    instance, of the file or imported from the module that makes one (settled at link time).
+    `table` is `tableName` as written (`'schema.table'` too); None with `detail` saying why
+    when it is not read."""
+
+    receiver: str  # the name the call is made on; "" for an instance made there
+    model: str | None
+    line: int
+    table: str | None
+    table_ref: NameRef | None = None
+    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -426,6 +456,16 @@ class FileFacts:
     node_paths: tuple[str, ...] = ()  # `process.env.NODE_PATH = __dirname`: folders it sets
     declarations: Declarations | None = None  # a `package.json`'s dependencies
     typegoose: js_typegoose.TypegooseFacts | None = None  # classes, makers and their callers
+    # what `js_values` evaluates: top-level bindings to expressions (`const c = getConfig()`),
+    # top-level functions (`module.exports = () => …` as `module.exports`), the prefixes of the
+    # object literals `flags` and `constants` flatten (`module.exports.development.define`)
+    values: tuple[tuple[str, Val], ...] = ()
+    functions: tuple[tuple[str, Function], ...] = ()
+    objects: frozenset[str] = frozenset()
+    # Bookshelf: the names bound to an instance (`const db = require('bookshelf')(knex)`),
+    # and the models made on some receiver (settled at link time)
+    bookshelves: frozenset[str] = frozenset()
+    bookshelf: tuple[BookshelfModel, ...] = ()
 
 
 EMPTY = FileFacts()
@@ -495,6 +535,8 @@ _OVERRIDABLE = "...tableName"
 """The options key holding an unknown source that could replace a known `tableName`."""
 _FUNCTIONS = {"arrow_function", "function_expression", "function", "function_declaration",
               "method_definition", "generator_function_declaration"}  # fmt: skip
+_VALUE_NODES = {"call_expression", "member_expression", "subscript_expression", "identifier",
+                "binary_expression", "await_expression", "parenthesized_expression"}  # fmt: skip
 
 
 class _Reader:
@@ -532,6 +574,13 @@ class _Reader:
         self.strategy_reading: FileReading | None = None  # what its strategies' readings share
         self.made = MadeReader(data, self.text, self._literal, self._binds)
         self.node_paths: list[str] = []  # `process.env.NODE_PATH = …` folders
+        self.vals = ValueReader(self.text, self.imports, self._required, self._literal)
+        self.values_read: dict[str, Val] = {}  # `FileFacts.values`
+        self.functions: dict[str, Function] = {}  # `FileFacts.functions`
+        self.objects: set[str] = set()  # `FileFacts.objects`
+        self.bookshelf = any(seed in data for seed in BOOKSHELF_SEEDS)
+        self.bookshelves: set[str] = set()  # names bound to a Bookshelf instance
+        self.bookshelf_models: list[BookshelfModel] = []
 
     def read(self, root: _Node) -> FileFacts:
         """Bindings from the file's top; then only the nodes at a word a construct needs
@@ -563,6 +612,11 @@ class _Reader:
             made=self.made.read(root) if self.made.templates or may_make(self.data) else NO_MADE,
             node_paths=tuple(self.node_paths),
             typegoose=self._typegoose(root),
+            values=tuple(sorted(self.values_read.items())),
+            functions=tuple(sorted(self.functions.items())),
+            objects=frozenset(self.objects),
+            bookshelves=frozenset(self.bookshelves),
+            bookshelf=tuple(self.bookshelf_models),
         )
 
     def _typegoose(self, root: _Node) -> js_typegoose.TypegooseFacts | None:
@@ -610,6 +664,34 @@ class _Reader:
             name = statement.child_by_field_name("name")
             if name is not None:
                 self.bound.add(self.text(name))
+                self._function(self.text(name), statement)
+
+    def _function(self, name: str, node: _Node) -> None:
+        """A top-level function the linker may call (`js_values`): its parameters and return."""
+        function = self.vals.function(node)
+        if function is not None:
+            self.functions.setdefault(name, function)
+
+    def _value(self, name: str, value: _Node) -> None:
+        """A top-level binding to an expression the linker may evaluate (`js_values`): a call,
+        a member, a name, a `process.env.X || 'd'`; a Bookshelf instance made there."""
+        if self._is_bookshelf(value):
+            self.bookshelves.add(name)
+        if value.type in _FUNCTIONS:
+            self._function(name, value)
+        elif value.type in _VALUE_NODES:
+            self.values_read.setdefault(name, self.vals.value(value))
+
+    def _is_bookshelf(self, value: _Node) -> bool:
+        """`require('bookshelf')(knex)`, or `bookshelf(knex)` of `bookshelf` imported so."""
+        if not self.bookshelf or value.type != "call_expression":
+            return False
+        callee = value.child_by_field_name("function")
+        if callee is None:
+            return False
+        if callee.type == "identifier":
+            return self.imports.get(self.text(callee)) == ("bookshelf", "default")
+        return self._required(callee) == "bookshelf"
 
     # module bindings (what a Mongoose `model()` needs of a schema another file declares)
 
@@ -684,6 +766,8 @@ class _Reader:
         if target == "process.env.NODE_PATH":
             self._node_path(right)
             return
+        if target == "module.exports" or target.startswith(("exports.", "module.exports.")):
+            self._value(target, right)
         if target == "module.exports":
             if right.type == "identifier":
                 self.exports["default"] = self.text(right)
@@ -702,6 +786,8 @@ class _Reader:
                 self.exports[name] = self.text(right)
             elif (literal := self._literal(right)) is not None:
                 self.consts[target] = literal
+                self.exports[name] = target
+            elif target in self.functions or target in self.values_read:
                 self.exports[name] = target
 
     def _binds(self, name: str) -> bool:
@@ -871,6 +957,7 @@ class _Reader:
         self.values.setdefault(self.text(name), value)
         if value.type != "object":
             self.bound.add(self.text(name))
+            self._value(self.text(name), value)
         literal = self._literal(value, follow=False)
         if literal is not None:
             self.consts.setdefault(self.text(name), literal)
@@ -879,6 +966,7 @@ class _Reader:
 
     def _flatten(self, prefix: str, obj: _Node, depth: int = 0) -> None:
         """The string members of an object literal, nested ones too, as `prefix.key`."""
+        self.objects.add(prefix)
         for key, value in self._fields(obj).items():
             if value is None or key.startswith("...") or depth > 4:
                 continue
@@ -1114,6 +1202,9 @@ class _Reader:
             self._knex(node, owner, method, args)
         elif self.knex_raw and method == "raw" and owner is not None and args:
             self._knex_raw(node, args[0])
+        elif self.bookshelf and self._bookshelf_model(node, owner, method, args):
+            if self.mongoose and method == "model":  # a Mongoose connection's, maybe
+                self._mongoose_model(node, args)
         elif self.mongoose and method == "model" and len(args) >= 2:
             self._mongoose_model(node, args)
         elif (method == "Entity" and self.typeorm) or (method == "Table" and self.sequelize_ts):
@@ -1122,6 +1213,48 @@ class _Reader:
             self.unpluralized = True
         elif self.typegoose and (method in js_typegoose.MAKERS or method == "forFeature"):
             self.typegoose_models += js_typegoose.models(self, node, method, owner)
+
+    def _bookshelf_model(
+        self, node: _Node, owner: _Node | None, method: str, args: list[_Node]
+    ) -> bool:
+        """`x.model('Name', { tableName })` (a registration; one argument looks a model up)
+        or `x.Model.extend({ tableName })`: a Bookshelf model when `x` is an instance, which
+        the linker settles. False where the call has neither shape (another ORM's `model()`)."""
+        if owner is None:
+            return False
+        receiver: _Node | None
+        if method == "model" and len(args) >= 2 and (options := self._object(args[1])):
+            receiver, model = owner, self._literal(args[0])
+        elif method == "extend" and args and (options := self._object(args[0])):
+            if owner.type != "member_expression" or not self.text(owner).endswith(".Model"):
+                return False
+            receiver, model = owner.child_by_field_name("object"), None
+        else:
+            return False
+        if receiver is not None and self._is_bookshelf(receiver):
+            receiver_name = ""  # an instance made there: `require('bookshelf')(knex).model(…)`
+        elif receiver is not None and receiver.type == "identifier":
+            receiver_name = self.text(receiver)
+        else:
+            return False
+        if model is None and method == "model":
+            model = self.text(args[0])[:60]
+        fields = self._fields(options)
+        value = fields.get("tableName")
+        table, ref = _split(self._name(value) if value is not None else None)
+        detail = ""
+        if table is None:
+            detail = (
+                f"a Bookshelf model's tableName given by an expression ({self.text(value)[:60]})"
+                if value is not None
+                else "a Bookshelf model whose options hold no tableName the reader sees"
+                + (" (options spread from elsewhere)" if "..." in fields else "")
+            )
+        model_line = self._line(node)
+        self.bookshelf_models.append(
+            BookshelfModel(receiver_name, model, model_line, table, ref, detail)
+        )
+        return True
 
     def _decorator_factory(self, node: _Node, method: str) -> None:
         """`Entity(…)` / `Table(…)` called, not written as a decorator, inside a function: a
@@ -1233,7 +1366,11 @@ class _Reader:
             or not self.text(constructor).endswith("Sequelize")
         ):
             return
-        for arg in arguments.named_children:
+        args = [a for a in arguments.named_children if a.type != "comment"]
+        at = _OPTIONS_AT.get(len(args))
+        if at is not None and self._object(args[at]) is None:
+            self._options_value(node, args[at], guessed=len(args) == 1)
+        for arg in args:
             options = self._object(arg)
             if options is None:
                 continue
@@ -1259,6 +1396,26 @@ class _Reader:
                         self._bool(fields.get("underscoredAll")),
                     )
                 )
+
+    def _options_value(self, node: _Node, arg: _Node, *, guessed: bool) -> None:
+        """Options given by an expression (`config`, `getConfig()`, `cfg[env]`): evaluated at
+        link time (`js_values`). A lone argument may be a URL: only an object it comes to is
+        read as options (`guessed`)."""
+        if arg.type in ("string", "template_string", "null", "undefined", "number"):
+            return
+        val = self.vals.value(arg)
+        if val.kind == "str" or self.text(arg).startswith("process.env."):
+            return
+        self.defaults.append(
+            SequelizeDefaults(
+                None,
+                None,
+                out_of_sight=None if guessed else self._line(node),
+                options=val,
+                options_text=self.text(arg)[:60],
+                options_line=self._line(node),
+            )
+        )
 
     def _enclosing_class(self, node: _Node) -> str | None:
         parent = node.parent
@@ -1773,6 +1930,10 @@ def _class_decorators(node: _Node) -> list[_Node]:
 
 
 _HERITAGE = frozenset({"class_heritage", "extends_clause", "implements_clause"})
+_OPTIONS_AT = {1: 0, 2: 1, 4: 3}
+"""Where `new Sequelize(…)` takes its options, by its number of arguments: `(options)`,
+`(uri, options)`, `(database, username, password, options)`; `(database, username, password)`
+takes none."""
 _KNEX_OPS = {
     "createTable": "create",
     "createTableIfNotExists": "create",
@@ -1813,7 +1974,7 @@ _LOOK_AT = re.compile(
     rb"\b(?:define|init|createTable(?:IfNotExists)?|dropTable(?:IfExists)?|renameTable|model"
     rb"|pluralize|Sequelize|Entity|ChildEntity|JoinTable|EntitySchema|Schema|Table|entityPrefix"
     rb"|\w*NamingStrategy\w*|raw"
-    rb"|getModelForClass|forFeature)\b"
+    rb"|getModelForClass|forFeature|extend)\b"
 )
 """The words at which a construct the reader knows can be: the method or callee of a call, a
 `new` constructor, a decorator's name."""
@@ -1867,16 +2028,12 @@ def link(
     files = [(path, schemas.settled(path, facts, gaps)) for path, facts in files]
     typeorm = _TypeormNames(files, gaps)
     joins = _Joins(files, schemas, typeorm)
-    defaults = [schemas.spread_defaults(path, d) for path, f in files for d in f.defaults]
+    settled = [(path, schemas.sequelize_defaults(path, d)) for path, f in files for d in f.defaults]
+    defaults = [d for _, d in settled]
     global_freeze = next((d.freeze for d in defaults if d.freeze is not None), None)
     global_underscored = next((d.underscored for d in defaults if d.underscored is not None), None)
     global_all = next((d.underscored_all for d in defaults if d.underscored_all is not None), None)
-    hidden = [
-        (path, d.out_of_sight)
-        for path, f in files
-        for d in (schemas.spread_defaults(path, d) for d in f.defaults)
-        if d.out_of_sight
-    ]
+    hidden = [(path, d) for path, d in settled if d.out_of_sight]
     unpluralized = any(facts.mongoose_unpluralized for _, facts in files)
     manifests = [facts.declarations for _, facts in files if facts.declarations is not None]
     versions = _Versions(
@@ -1894,14 +2051,9 @@ def link(
             underscored_all = (
                 model.underscored_all if model.underscored_all is not None else global_all
             )
-            if model.table is None and model.freeze is None and global_freeze is None and hidden:
-                at, line = hidden[0]
-                detail = (
-                    f"the Sequelize instance at {at}:{line} spreads options out of sight: a "
-                    f"`define` there (`freezeTableName`, `underscored`) may name `{model.model}`'s "
-                    "table otherwise than the default listed"
-                )
-                gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, model.line))
+            renamable = model.freeze is None or (not model.freeze and model.underscored is None)
+            if model.table is None and renamable and global_freeze is None and hidden:
+                gaps.append(_hidden_defaults(hidden[0], model, path))
             if model.table is not None:
                 table = model.table
             elif freeze:
@@ -1913,6 +2065,7 @@ def link(
             named.append(
                 _Named("table", table, path, model.line, model.model, "sequelize", model.columns)
             )
+        named += _bookshelf_tables(path, facts, schemas, gaps)
         for claim in facts.claims:
             if claim.schema_from is not None:
                 claim = schemas.settle(path, claim, gaps)
@@ -1953,6 +2106,50 @@ def link(
     linked.touched = frozenset(schemas.touched)
     linked.words = words | typegoose_words
     return linked
+
+
+def _bookshelf_tables(
+    path: str, facts: FileFacts, schemas: _Schemas, gaps: list[Gap]
+) -> list[_Named]:
+    """The file's Bookshelf models made on an instance: each its `tableName` (a schema's
+    prefix dropped, as knex's DDL names are written: `'water.users'` is `users`); one whose
+    `tableName` is not read is a finding at the model, not listed."""
+    named: list[_Named] = []
+    for model in facts.bookshelf:
+        if not schemas.bookshelf_instance(path, model.receiver):
+            continue
+        table = model.table
+        if model.table_ref is not None:
+            table = schemas.constant(path, model.table_ref)
+        if not table:
+            detail = model.detail or (
+                f"a Bookshelf model's tableName {model.table_ref.describe() if model.table_ref else ''}"
+                " is not a string the scanned files hold"
+            )
+            gaps.append(Gap(UNRESOLVED_TABLE_NAME, detail, path, model.line))
+            continue
+        name = table.rsplit(".", 1)[-1]
+        named.append(_Named("table", name, path, model.line, model.model, "bookshelf", ()))
+    return named
+
+
+def _hidden_defaults(
+    hidden: tuple[str, SequelizeDefaults], model: SequelizeModel, path: str
+) -> Gap:
+    """A model whose table the `define` options of a Sequelize instance may name, where the
+    pack cannot read those options: at the model, beside the default name listed."""
+    at, defaults = hidden
+    how = (
+        f"takes its options from `{defaults.options_text}`, which the pack cannot evaluate"
+        if defaults.options is not None
+        else "spreads options out of sight"
+    )
+    detail = (
+        f"the Sequelize instance at {at}:{defaults.out_of_sight} {how}: a `define` there "
+        f"(`freezeTableName`, `underscored`) may name `{model.model}`'s table otherwise than "
+        "the default listed"
+    )
+    return Gap(UNRESOLVED_TABLE_NAME, detail, path, model.line)
 
 
 def _typegoose_collections(
@@ -2302,6 +2499,10 @@ class _Schemas:
         self.resolver = JsModules(
             self.paths, self._module_facts, touch=self.touched.add, node_paths=roots
         )
+        self._module_values: dict[
+            str, tuple[dict[str, Val], dict[str, Function], frozenset[str], dict[str, str]]
+        ] = {}
+        self.evaluator = Evaluator(self._values_of, self.declared, self.resolve)
 
     def _module_facts(self, path: str) -> ModuleFacts:
         self.touched.add(path)
@@ -2320,6 +2521,66 @@ class _Schemas:
             return None
         target, local = found
         return dict(self.facts[target].constants).get(".".join((local, *attrs)))
+
+    def _values_of(
+        self, path: str
+    ) -> tuple[dict[str, Val], dict[str, Function], frozenset[str], dict[str, str]] | None:
+        """What `js_values` evaluates in a file (touched: parsed on demand)."""
+        self.touched.add(path)
+        facts = self.facts.get(path)
+        if facts is None:
+            return None
+        found = self._module_values.get(path)
+        if found is None:
+            found = (
+                dict(facts.values),
+                dict(facts.functions),
+                facts.objects,
+                dict(facts.constants),
+            )
+            self._module_values[path] = found
+        return found
+
+    def sequelize_defaults(self, importer: str, defaults: SequelizeDefaults) -> SequelizeDefaults:
+        """A Sequelize instance's `define` defaults: options given by an expression evaluated
+        (`js_values`: the project's functions with their arguments, module constants across
+        files, `process.env.X || 'd'` as the default, an object's member by a computed key)
+        and read from the object literal they come to; a string is no options; options the
+        evaluation cannot reach stay out of sight. Spread options: `spread_defaults`."""
+        if defaults.options is None:
+            return self.spread_defaults(importer, defaults)
+        found = self.evaluator.evaluate(importer, defaults.options)
+        if found is None:
+            return defaults
+        if found.kind != "obj":
+            return SequelizeDefaults(None, None)
+        return self._define_flags(found)
+
+    def _define_flags(self, found: Found) -> SequelizeDefaults:
+        flags = dict(self.facts[found.path].flags)
+        define = f"{found.prefix}.define"
+        freeze, underscored, underscored_all = (flags.get(f"{define}.{k}") for k in _DEFINE_FLAGS)
+        return SequelizeDefaults(freeze, underscored, underscored_all)
+
+    def bookshelf_instance(self, path: str, receiver: str) -> bool:
+        """Whether `receiver` of `path` is a Bookshelf instance: one the file makes, or one
+        it imports from the module making it (`exports.bookshelf = instance`, `module.exports
+        = require('bookshelf')(knex)`, through re-exports)."""
+        facts = self.facts.get(path)
+        if facts is None:
+            return False
+        if not receiver or receiver in facts.bookshelves:  # "": an instance made in the call
+            return True
+        imported = dict(facts.imports).get(receiver)
+        if imported is None:
+            return False
+        found = self.declared(path, *imported)
+        if found is None and imported[1] == "default":
+            target = self.resolve(path, imported[0])
+            found = (target, "module.exports") if target is not None else None
+        if found is None or found[0] not in self.facts:
+            return False
+        return found[1] in self.facts[found[0]].bookshelves
 
     def spread_defaults(self, importer: str, defaults: SequelizeDefaults) -> SequelizeDefaults:
         """A Sequelize instance's `define` defaults where its options spread an imported object
