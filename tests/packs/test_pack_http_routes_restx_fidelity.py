@@ -184,3 +184,37 @@ def test_decorated_functions_of_a_reused_name_keep_each_its_own_guard() -> None:
     assert found["GET /shop/"] == "required"
     assert found["GET /blog/"] != "required"
     assert (found["GET /items"], found["GET /public"]) == ("required", "none")
+
+
+# a hook is the def it decorates too: two `check`s, each guarding its own blueprint
+HOOKS: dict[str, str] = {
+    "site/__init__.py": "",
+    "site/parts.py": (
+        "from flask import Flask, Blueprint, abort, g\n"
+        "app = Flask(__name__)\n"
+        "staff = Blueprint('staff', __name__, url_prefix='/staff')\n"
+        "lobby = Blueprint('lobby', __name__, url_prefix='/lobby')\n"
+        "\n"
+        "@staff.before_request\n"
+        "def check():\n"
+        "    if g.user is None:\n"
+        "        abort(401)\n"
+        "\n"
+        "@lobby.before_request\n"
+        "def check():\n"
+        "    g.seen = True\n"
+        "\n"
+        "@staff.route('/desk')\n"
+        "def desk(): ...\n"
+        "\n"
+        "@lobby.route('/hall')\n"
+        "def hall(): ...\n"
+        "\n"
+        "app.register_blueprint(staff)\n"
+        "app.register_blueprint(lobby)\n"
+    ),
+}
+
+
+def test_before_request_hooks_of_a_reused_name_guard_each_its_own_blueprint() -> None:
+    assert _auth(HOOKS) == {"GET /staff/desk": "required", "GET /lobby/hall": "none"}

@@ -306,6 +306,7 @@ class _Reader:
         # a class statement -> its value as read where it is written: a decorated class is its
         # own definition's, whatever later class rebinds its name (`_decorated_class`)
         self._class_read: dict[int, Namespace] = {}
+        self._function_read: dict[int, Function] = {}  # a def -> its value, as `_class_read`
         # a classmethod's or instance method's def -> its first parameter (`cls`, `self`): the
         # class (or instance) each call passes, whose attributes its paths read
         self._bound_of: dict[int, str] = {}
@@ -609,7 +610,8 @@ class _Reader:
                     self._set(alias.asname or alias.name, ImportRef(base, alias.name), override)
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             assert isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-            self._set(stmt.name, self._function(stmt), override)  # read even if shadowed:
+            value = self._function_read[id(stmt)] = self._function(stmt)
+            self._set(stmt.name, value, override)  # read even if shadowed:
             # a router its `return` makes is declared by reading it
         elif kind is ast.Assign:
             assert isinstance(stmt, ast.Assign)
@@ -2610,8 +2612,8 @@ class _Reader:
                 continue
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
-                if owner is not None:
-                    self._guard(owner, Sym((node.name,)))
+                if owner is not None:  # this def, whatever later def rebinds its name
+                    self._guard(owner, self._function_read.get(id(node)) or Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
             if decorator.func.attr in _ROUTE_DECORATORS:
