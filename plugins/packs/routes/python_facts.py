@@ -610,8 +610,8 @@ class _Reader:
                     self._set(alias.asname or alias.name, ImportRef(base, alias.name), override)
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             assert isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-            value = self._function_read[id(stmt)] = self._function(stmt)
-            self._set(stmt.name, value, override)  # read even if shadowed:
+            function = self._function_read[id(stmt)] = self._function(stmt)
+            self._set(stmt.name, function, override)  # read even if shadowed:
             # a router its `return` makes is declared by reading it
         elif kind is ast.Assign:
             assert isinstance(stmt, ast.Assign)
@@ -638,8 +638,8 @@ class _Reader:
                     self._set(stmt.target.id, value, override)
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
-            value = self._class_read[id(stmt)] = self._class(stmt)
-            self._set(stmt.name, value, override)
+            made = self._class_read[id(stmt)] = self._class(stmt)
+            self._set(stmt.name, made, override)
 
     def _module_level(self, stmt: ast.stmt) -> None:
         """What `from this import *` reads of a module-level statement (`pymodules.star_brings`):
