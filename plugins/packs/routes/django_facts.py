@@ -84,9 +84,8 @@ class UrlEntry:
     parts: tuple[RoutePart, ...] | None = None  # a computed route, when names make it
     caveats: tuple[Caveat, ...] = ()  # a branch rebinds a name the route or its list uses
     actions: tuple[str, ...] | None = None  # `Viewset.as_view({'get': 'list'})`: its methods
-    # added under a module-level `if settings.X:` (`if not settings.X:`, or its `else`): the
-    # name as written and whether the branch runs when it is false
-    only_if: tuple[str, bool] | None = None
+    # added under a module-level `if settings.X:` (`if not settings.X:`, or its `else`)
+    only_if: SettingTest | None = None
     # what its view class was read assuming (`registry.get(Cls).as_view()`: that it is `Cls`)
     assumed: tuple[str, ...] = ()
     # `include(app.name + ".urls")`: the module computed from text and names
@@ -266,6 +265,10 @@ class DjangoFacts:
     # module-level names bound once to a literal list, tuple, set or dict (`ACTIONS = ("list",
     # "detail")`), for that code to read; only kept with other facts
     literals: dict[str, object] = field(default_factory=dict)
+    # module-level names bound once, unconditionally, to a constant (`USE_SAML = False`):
+    # (name, line, the constant as written, whether it is true), a settings module's own
+    # default the linker may decide a `SettingTest` by and name; only kept with other facts
+    constants: tuple[tuple[str, int, str, bool], ...] = ()
     instances: dict[str, tuple[int, str]] = field(default_factory=dict)
     effects: tuple[tuple[int, str], ...] = ()
     imports: tuple[str, ...] = ()  # the modules its module-level imports load, absolute
@@ -321,6 +324,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         app_loops=reader.app_loops,
         code=reader.code,
         literals={k: v for k, v in reader.literals.items() if v is not ...},
+        constants=_constants(tree.body),
         instances=reader.instances,
         effects=tuple(reader.effects),
         imports=tuple(reader.imports) if reader.effects or reader.instances else (),
@@ -328,7 +332,7 @@ def django_facts(tree: ast.Module, source: str, package: str) -> DjangoFacts | N
         applied=_applied(tree) if ")(" in source else (),
     )
     empty = DjangoFacts()
-    return None if replace(facts, literals={}) == empty else facts
+    return None if replace(facts, literals={}, constants=()) == empty else facts
 
 
 def _meta_label(node: ast.ClassDef, text: TextOf) -> str | None:
@@ -382,11 +386,25 @@ def _makes_urls(text: str) -> bool:
     ) is not None
 
 
-def _setting_tests(body: list[ast.stmt]) -> dict[int, tuple[str, bool]]:
-    """The statements under a module-level `if` whose test is a dotted name (`settings.X`,
-    `not settings.X`), by id (at any depth), with that name and whether the branch runs when
-    it is false (`not`, `else`): the linker reads the setting's default."""
-    found: dict[int, tuple[str, bool]] = {}
+@dataclass(frozen=True, slots=True)
+class SettingTest:
+    """The module-level `if` a URL pattern is added under, read as a flag of the settings:
+    `name` as written (`settings.X`); `when_false`, the branch runs when it is false (`not`,
+    `else`); `unset`, what the test reads where the settings bind no `X`
+    (`hasattr(settings, "X") and settings.X`: false; `getattr(settings, "X", False)`: its
+    literal default), None where that is an error or not known (`settings.X` alone)."""
+
+    name: str
+    when_false: bool
+    unset: bool | None = None
+
+
+def _setting_tests(body: list[ast.stmt]) -> dict[int, SettingTest]:
+    """The statements under a module-level `if` whose test reads a flag (`_flag_test`:
+    `settings.X`, `not settings.X`, `hasattr(settings, "X") and settings.X`,
+    `getattr(settings, "X", False)`), by id (at any depth), with that test and whether the
+    branch runs when it is false: the linker reads the setting's default."""
+    found: dict[int, SettingTest] = {}
     for stmt in body:
         if type(stmt) is not ast.If:
             continue
@@ -394,15 +412,84 @@ def _setting_tests(body: list[ast.stmt]) -> dict[int, tuple[str, bool]]:
         test, negate = stmt.test, False
         while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, negate = test.operand, not negate
-        name = dotted(test) if isinstance(test, ast.Attribute) else None
-        if name is None:
+        flag = _flag_test(test)
+        if flag is None:
             continue
+        name, unset = flag
         for block, when in ((stmt.body, negate), (stmt.orelse, not negate)):
             for inner in block:
                 for node in ast.walk(inner):
                     if isinstance(node, ast.stmt):
-                        found[id(node)] = (name, when)
+                        found[id(node)] = SettingTest(name, when, unset)
     return found
+
+
+def _flag_test(test: ast.expr) -> tuple[str, bool | None] | None:
+    """The dotted name an `if` test reads as a flag, with what it reads where that name is
+    not bound (`SettingTest.unset`); None for any other test."""
+    if isinstance(test, ast.Attribute):
+        name = dotted(test)
+        return (name, None) if name is not None else None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) and len(test.values) == 2:
+        probe, read = test.values  # `hasattr(settings, "X") and settings.X`
+        asked = _named_attribute(probe, "hasattr", 2)
+        if asked is not None and isinstance(read, ast.Attribute) and dotted(read) == asked:
+            return asked, False
+        return None
+    asked = _named_attribute(test, "getattr", 3) or _named_attribute(test, "getattr", 2)
+    if asked is None or not isinstance(test, ast.Call):
+        return None
+    default = test.args[2] if len(test.args) == 3 else None
+    return asked, bool(default.value) if isinstance(default, ast.Constant) else None
+
+
+def _named_attribute(node: ast.expr, function: str, count: int) -> str | None:
+    """`hasattr(settings, "X")` (`function` of `count` positional arguments, the second a
+    literal name): `settings.X`, the attribute it reads; None for anything else."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == function
+        and len(node.args) == count
+        and not node.keywords
+    ):
+        return None
+    owner, key = dotted(node.args[0]), node.args[1]
+    if owner is None or not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    return f"{owner}.{key.value}" if key.value.isidentifier() else None
+
+
+def _constants(body: list[ast.stmt]) -> tuple[tuple[str, int, str, bool], ...]:
+    """`DjangoFacts.constants`: a name that any other module-level statement binds too (in an
+    `if`, a `try`, an augmented assignment) is left out, its value being chosen there."""
+    bound: dict[str, int] = {}
+    kept: dict[str, tuple[str, int, str, bool]] = {}
+    for stmt, conditional in _flat(body, False):
+        for name in _assigned(stmt):
+            bound[name] = bound.get(name, 0) + 1
+        if (
+            not conditional
+            and isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Constant)
+        ):
+            name = stmt.targets[0].id
+            value = stmt.value.value
+            kept[name] = (name, stmt.lineno, repr(value)[:40], bool(value))
+    return tuple(v for k, v in kept.items() if bound.get(k) == 1)
+
+
+def _assigned(stmt: ast.stmt) -> list[str]:
+    """The names a module-level statement binds (assignments and imports of one name)."""
+    if isinstance(stmt, ast.Assign):
+        return [n.id for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    if isinstance(stmt, ast.AugAssign | ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return [stmt.target.id]
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    return []
 
 
 def _flat(body: list[ast.stmt], conditional: bool) -> list[tuple[ast.stmt, bool]]:

@@ -32,6 +32,7 @@ from .django_facts import (
     RouteChange,
     RoutePart,
     RouterUrls,
+    SettingTest,
     UrlEntry,
 )
 from .django_library_views import (
@@ -964,12 +965,13 @@ class DjangoRouteResolver:
         value = self.collector.value(path, name)  # through a project object (a settings wrapper)
         return (value, ()) if value is not None else None
 
-    def off_by_default(self, path: str, only_if: tuple[str, bool]) -> str:
+    def off_by_default(self, path: str, only_if: SettingTest) -> str:
         """Why a URL pattern added under `if settings.X:` is not served: `X` of the project's
         settings read as a configuration default (an environment variable's, marked as
-        assumed) that the branch does not run on; "" when it does, or when `X` is not known
-        or reads no configuration (the pattern is walked, as before)."""
-        name, when_false = only_if
+        assumed), as the constant the settings module binds it to, or not set where the test
+        has a reading for that (`SettingTest.unset`), that the branch does not run on; "" when
+        it does, or when `X` is not known or reads no configuration (walked, as before)."""
+        name = only_if.name
         head, _, rest = name.partition(".")
         binding = self.resolver._facts(path).bindings.get(head)
         if not (
@@ -982,14 +984,83 @@ class DjangoRouteResolver:
         read = {self.setting_read(file, rest, 0) for file in self.settings_files}
         if len(read) != 1:
             return ""
-        value, assumed = read.pop() or ("", ())
-        if not assumed or bool(value) != when_false:
+        found = read.pop()
+        if found is not None and found[1]:
+            held, why = bool(found[0]), "; ".join(found[1])
+        elif (constant := self.settings_constant(rest)) is not None:
+            held, why = constant
+        elif found is None and only_if.unset is not None and (why := self.unset(rest)):
+            held = only_if.unset
+        else:
             return ""
-        needed, found = ("false", "true") if when_false else ("true", "false")
+        if held != only_if.when_false:
+            return ""
+        needed, read_as = ("false", "true") if only_if.when_false else ("true", "false")
         return (
             f"this URL pattern is added only when `{name}` is {needed}; under the "
-            f"configuration's defaults ({'; '.join(assumed)}) it is {found}: it is not listed"
+            f"configuration's defaults ({why}) it is {read_as}: it is not listed"
         )
+
+    def settings_constant(self, name: str) -> tuple[bool, str] | None:
+        """Whether the constant the project's settings bind `name` to (`USE_SAML = False`) is
+        true, and where it is (`` `USE_SAML = False` at cms/settings.py:153``): the default
+        configuration as surely as an environment variable's default. None when that is not
+        sure: two settings modules that disagree; in one settings module's star imports,
+        bound in more than one (a `local_settings.py` in the repository may override it),
+        more than once, or not to a constant; or a library's settings star-imported (which may
+        bind it). A star import of a module of the project the repository does not hold
+        (`from .local_settings import *` under `try`) is a local override left out of the
+        repository, not its default."""
+        found: dict[bool, str] = {}
+        for file in self.settings_files:
+            binders = self.binders(file, name)
+            if binders is None or len(binders) != 1:
+                return None
+            facts = self.facts(binders[0])
+            constants = facts.constants if facts is not None else ()
+            written = [(line, text, truthy) for n, line, text, truthy in constants if n == name]
+            if not written:
+                return None
+            line, text, truthy = written[0]
+            found.setdefault(truthy, f"`{name} = {text}` at {binders[0]}:{line}")
+        if len(found) != 1:
+            return None
+        return next(iter(found.items()))
+
+    def unset(self, name: str) -> str:
+        """Why `name` reads as not set (`SettingTest.unset`): no module of the project's
+        settings binds it (and none is a library's); "" when one does, or may."""
+        shown: dict[str, None] = {}
+        for file in self.settings_files:
+            binders = self.binders(file, name)
+            if binders is None or binders:
+                return ""
+            shown.update(dict.fromkeys(self.settings_chain(file) or ()))
+        return f"`{name}` is set by none of {', '.join(shown)}" if shown else ""
+
+    def binders(self, file: str, name: str) -> list[str] | None:
+        """The modules of a settings module's chain (`settings_chain`) whose module-level
+        statements bind `name`; None when a library's settings are star-imported."""
+        chain = self.settings_chain(file)
+        if chain is None:
+            return None
+        return [f for f in chain if name in self.resolver._facts(f).module_names]
+
+    def settings_chain(self, file: str) -> list[str] | None:
+        """A settings module and the modules of the repository it star-imports, through their
+        own star imports; None where one is a library's (its names are not read)."""
+        chain = [file]
+        for at in chain:
+            if len(chain) > 8:
+                return None
+            facts = self.facts(at)
+            for star in facts.stars if facts is not None else ():
+                module = self.module_file(star, at)
+                if module is None and self.outside(star, at):
+                    return None
+                if module is not None and module not in chain:
+                    chain.append(module)
+        return chain
 
     def setting_read(self, file: str, name: str, depth: int) -> tuple[str, tuple[str, ...]] | None:
         """`setting`, with the configuration defaults the value was read with."""

@@ -172,6 +172,9 @@ _COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
 # and those of a fixed table under a base the project chooses (`library_tables`)
 OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES, **nest_docs.OPTION_ROUTES}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
+# flask-restx's and flask-restful's router classes (the Flask record's `routers`): a project
+# class subclassing one joins its routes' rules as they do (`RouterDecl.concatenates`)
+_RESTFUL_CLASSES = frozenset({"Api", "Namespace"})
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
 # array methods whose callback may drop or change a route table's entries (`_unread_built`)
@@ -1200,6 +1203,7 @@ class _RouteResolver:
             prefix=given if given is not None else prefix,
             auth=Auth(decl.auth.guards + guards, decl.auth.aliases),
             subclass=None,
+            concatenates=framework == FLASK and base in _RESTFUL_CLASSES,
         )
         self.nodes[key] = _Node(path, routed)
 
@@ -4647,8 +4651,8 @@ class _RouteResolver:
         ):
             self._unresolved(UNRESOLVED_ROUTE, path, route.line, off)
             return
-        if node.decl.framework == KOA and not declared.startswith("/") and declared and base:
-            local = base + declared  # koa-router's layer: `prefix + path`, as written (`*`)
+        if _concatenated(node.decl) and not declared.startswith("/") and declared and base:
+            local = base + declared  # koa-router's layer, restful's `ns_urls`: as written
         else:
             local = join(base, declared)
         if not self.spend_text(path, route.line, local):
@@ -6155,6 +6159,13 @@ def describe(expr: Expr | None) -> str:
         )
         return ".".join((item, *expr.members))
     return "a computed value"
+
+
+def _concatenated(decl: RouterDecl) -> bool:
+    """Whether the router appends a rule not starting with `/` to its prefix as written:
+    koa-router's layers (`prefix + path`), flask-restx's and flask-restful's `Api` and
+    `Namespace` (`RouterDecl.concatenates`)."""
+    return decl.framework == KOA or decl.concatenates
 
 
 def _regex_not_routed(framework: str, declared: str, base: str) -> str:

@@ -757,6 +757,10 @@ class RouterDecl:
     # the site of the function whose body makes it ("" at module level): a router a project
     # function makes is a fresh one per call of it (the linker's `_fresh`), as a constructor's
     scope: str = ""
+    # flask-restx's and flask-restful's `Api`/`Namespace`: a rule is appended to the prefix as
+    # written (`ns_urls`: `ns.path + url`; `_complete_url`: `"".join(parts)`), so `'user/<e>'`
+    # on the namespace `token` is served at `/tokenuser/<e>`; Flask's own join adds the `/`
+    concatenates: bool = False
 
 
 @dataclass(frozen=True, slots=True)

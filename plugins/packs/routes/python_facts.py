@@ -303,6 +303,10 @@ class _Reader:
         self._reads_left = computed_names.MAX_STEPS
         self._sizes: dict[int, int] = {}
         self._class_of: dict[int, str] = {}  # a method's def -> its class's name
+        # a class statement -> its value as read where it is written: a decorated class is its
+        # own definition's, whatever later class rebinds its name (`_decorated_class`)
+        self._class_read: dict[int, Namespace] = {}
+        self._function_read: dict[int, Function] = {}  # a def -> its value, as `_class_read`
         # a classmethod's or instance method's def -> its first parameter (`cls`, `self`): the
         # class (or instance) each call passes, whose attributes its paths read
         self._bound_of: dict[int, str] = {}
@@ -606,7 +610,8 @@ class _Reader:
                     self._set(alias.asname or alias.name, ImportRef(base, alias.name), override)
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             assert isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
-            self._set(stmt.name, self._function(stmt), override)  # read even if shadowed:
+            function = self._function_read[id(stmt)] = self._function(stmt)
+            self._set(stmt.name, function, override)  # read even if shadowed:
             # a router its `return` makes is declared by reading it
         elif kind is ast.Assign:
             assert isinstance(stmt, ast.Assign)
@@ -633,7 +638,8 @@ class _Reader:
                     self._set(stmt.target.id, value, override)
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
-            self._set(stmt.name, self._class(stmt), override)
+            made = self._class_read[id(stmt)] = self._class(stmt)
+            self._set(stmt.name, made, override)
 
     def _module_level(self, stmt: ast.stmt) -> None:
         """What `from this import *` reads of a module-level statement (`pymodules.star_brings`):
@@ -2243,7 +2249,7 @@ class _Reader:
         else:
             prefix = self._present(_keyword(call, "prefix"))
             parent = _argument(call, 0, "app")
-        self.routers[site] = RouterDecl(site, FLASK, call.lineno, prefix=prefix)
+        self.routers[site] = RouterDecl(site, FLASK, call.lineno, prefix=prefix, concatenates=True)
         owner = self._owner(parent) if parent is not None else None
         if made_on:
             on = owner or Opaque()
@@ -2398,7 +2404,11 @@ class _Reader:
         return known
 
     def _decorated_class(self, node: ast.ClassDef) -> None:
-        """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes."""
+        """flask-restx `@ns.route('/x')` on a `Resource`: its verb methods are the routes. The
+        decorator registers the class it is written on, so the route's endpoint is that
+        definition, not its name: two `class Domain(Resource)` in one module, each under its
+        own `@ns.route`, serve each its own methods (the name ends bound to the last)."""
+        endpoint: Expr = self._class_read.get(id(node)) or Sym((node.name,))
         for decorator in node.decorator_list:
             if not (
                 isinstance(decorator, ast.Call)
@@ -2417,7 +2427,7 @@ class _Reader:
                             None,
                             decorator.lineno,
                             node.name,
-                            Sym((node.name,)),
+                            endpoint,
                         )
                     )
 
@@ -2602,8 +2612,8 @@ class _Reader:
                 continue
             if isinstance(decorator, ast.Attribute) and decorator.attr == "before_request":
                 owner = self._owner(decorator.value)
-                if owner is not None:
-                    self._guard(owner, Sym((node.name,)))
+                if owner is not None:  # this def, whatever later def rebinds its name
+                    self._guard(owner, self._function_read.get(id(node)) or Sym((node.name,)))
             if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
                 continue
             if decorator.func.attr in _ROUTE_DECORATORS:
