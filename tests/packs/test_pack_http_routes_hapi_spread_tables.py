@@ -190,3 +190,93 @@ def test_the_pre_filter_reads_the_same(
 ) -> None:
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
+
+
+# -- routes a known library makes: @envage/hapi-pg-rest-api's `getRoutes()` --
+
+REST_MANIFEST = '{"dependencies": {"@hapi/hapi": "^21.3.0", "@envage/hapi-pg-rest-api": "7.0.1"}}\n'
+REST_API = (
+    "const PgApi = require('@envage/hapi-pg-rest-api')\n"
+    "const { pool } = require('./db')\n"
+    "const VERSION = 'v4'\n"
+    "const memosApi = new PgApi({\n"
+    "  table: 'app.memos',\n"
+    "  primaryKey: 'memo_id',\n"
+    "  endpoint: `/store/${VERSION}/memos`,\n"
+    "  connection: pool,\n"
+    "  validation: {},\n"
+    "})\n"
+    "module.exports = memosApi.getRoutes()\n"
+    "module.exports.repository = memosApi.repo\n"
+)
+REST_FILES = {
+    "package.json": REST_MANIFEST,
+    "server.js": SERVER,
+    "web/everything.js": (
+        "const memos = require('../api/memos')\n"
+        "module.exports = [\n"
+        "  ...memos,\n"
+        "  { method: 'GET', path: '/ping', handler: () => 'pong' },\n"
+        "]\n"
+    ),
+    "api/memos.js": REST_API,
+    "api/db.js": "exports.pool = null\n",
+}
+MEMOS = "/store/v4/memos"
+REST_EXPECTED = {
+    **{f"{m} {MEMOS}": "api/memos.js:4" for m in ("GET", "POST", "PATCH", "DELETE")},
+    **{f"{m} {MEMOS}/{{id*}}": "api/memos.js:4" for m in ("GET", "PUT", "PATCH", "DELETE")},
+    f"GET {MEMOS}/schema": "api/memos.js:4",
+    "GET /ping": "web/everything.js:4",
+}
+
+
+def test_a_rest_api_s_routes_are_listed_at_its_new_with_the_library() -> None:
+    found = document(REST_FILES)
+    assert located(REST_FILES) == REST_EXPECTED
+    libraries = {r["name"]: r["attrs"].get("library") for r in found["resources"]}
+    assert {libraries[n] for n in REST_EXPECTED if n != "GET /ping"} == {"@envage/hapi-pg-rest-api"}
+    assert found["findings"] == []
+
+
+def test_a_rest_api_made_inline_or_imported_as_a_default_reads_the_same() -> None:
+    inline = (
+        "import RestApi from '@envage/hapi-pg-rest-api'\n"
+        "const options = { endpoint: '/store/v4/memos', validation: {} }\n"
+        "export default [\n"
+        "  ...new RestApi(options).getRoutes(),\n"
+        "]\n"
+    )
+    files = {**REST_FILES, "api/memos.js": inline}
+    assert located(files) == {
+        **{name: "api/memos.js:4" for name in REST_EXPECTED if name != "GET /ping"},
+        "GET /ping": "web/everything.js:4",
+    }
+
+
+def test_a_rest_api_whose_endpoint_or_version_is_not_read_is_a_finding_at_its_new() -> None:
+    computed = {**REST_FILES, "api/memos.js": REST_API.replace("`/store/${VERSION}/memos`",
+                                                               "process.env.MEMOS_AT")}  # fmt: skip
+    assert located(computed) == {"GET /ping": "web/everything.js:4"}
+    findings = document(computed)["findings"]
+    assert [f["code"] for f in findings] == ["UNRESOLVED_ROUTE"]
+    assert "@envage/hapi-pg-rest-api" in findings[0]["detail"]
+    assert finding_places(computed)["UNRESOLVED_ROUTE"][0] == "api/memos.js:4"
+    # a release before the first one its routes were read from
+    older = {**REST_FILES, "package.json": REST_MANIFEST.replace("7.0.1", "^3.0.0")}
+    assert located(older) == {"GET /ping": "web/everything.js:4"}
+    assert "api/memos.js:4" in finding_places(older)["UNRESOLVED_ROUTE"]
+
+
+def test_another_package_s_get_routes_is_no_rest_api() -> None:
+    other = {**REST_FILES, "api/memos.js": REST_API.replace("@envage/", "@elsewhere/")}
+    assert located(other) == {"GET /ping": "web/everything.js:4"}
+    assert "web/everything.js:3" in finding_places(other)["UNRESOLVED_ROUTE"]
+
+
+def test_the_pre_filter_reads_a_rest_api_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents, _ = scanned_both_ways(tmp_path, REST_FILES, monkeypatch)
+    assert documents[0] == documents[1]
+    assert "/store/v4/memos/schema" in documents[0]

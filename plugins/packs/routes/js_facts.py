@@ -22,6 +22,7 @@ from . import (
     dotenv_loads,
     flow,
     grammar_gaps,
+    hapi_rest_tables,
     js_dirload,
     js_dynimport,
     js_hooks,
@@ -1811,12 +1812,12 @@ class _Reader:
         item is neither, or when only calls are spread (a list of anything else)."""
         parts: list[RouteDecl | Expr] = []
         lines: list[int] = []
-        tabled = False  # a route options object, a name or an object's values is spread
+        tabled = False  # route options, or a name, an object's values or a table spread
         for item in (c for c in node.named_children if c.type != "comment"):
             item = _unwrap(item) or item
             if item.type == "spread_element" and item.named_children:
                 spread = self._spread_part(item.named_children[0])
-                tabled = tabled or isinstance(spread, Sym | ImportRef | Mapped)
+                tabled = tabled or isinstance(spread, Sym | ImportRef | Mapped | StarletteRoutes)
                 parts.append(spread)
             elif item.type == "object" and self._route_options(item):
                 parts.append(self._options_decl(None, item, _TABLE_FRAMEWORKS))
@@ -2592,6 +2593,8 @@ class _Reader:
             if cased is not None:
                 return cased
             joined = self._joined_table(node) if kind == "call_expression" else None
+            if joined is None and kind == "call_expression":  # `api.getRoutes()` of a library's
+                joined = hapi_rest_tables.table(self, node)
             if joined is not None:
                 return joined
             mapped = self._mapped(node) if kind == "call_expression" else None

@@ -32,6 +32,7 @@ from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
 from . import (
     flask_config,
+    hapi_rest_tables,
     js_dirload,
     js_strings,
     library_tables,
@@ -170,7 +171,12 @@ from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 _COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
 # the records of routes a library serves of its own: those its options fix (`option_routes`)
 # and those of a fixed table under a base the project chooses (`library_tables`)
-OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES, **nest_docs.OPTION_ROUTES}
+OPTION_ROUTES = {
+    **BY_LIBRARY,
+    **library_tables.OPTION_ROUTES,
+    **nest_docs.OPTION_ROUTES,
+    **hapi_rest_tables.OPTION_ROUTES,
+}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 _AS_VIEW = "as_view"  # Flask's `View.as_view(name)`: the function a class-based view is served by
 _MAX_FORKS = 1_024
@@ -3065,7 +3071,7 @@ class _RouteResolver:
             line = table.lines[index] if index < len(table.lines) else 0
             unread = [(file, _unread_record(line, item))]
             found += [
-                (f, r if r.line else replace(r, line=line))
+                (f, r if r.line else _unread_record(line, item))
                 for f, r in (unread if inner is None else inner)
             ]
             if len(found) > _MAX_KEYS:
@@ -5981,10 +5987,14 @@ def _unread_record(line: int, item: Expr | None = None) -> RouteDecl:
     object's values that are no route options): a route whose path and methods are not known,
     an `UNRESOLVED_ROUTE` at `line` where the table writes it (`called_at`, set where the
     table is registered)."""
-    what = f" `{describe(item)}`" if item is not None else ""
-    detail = (
-        f"the item{what} of this route table is computed out of sight: its routes are not listed"
-    )
+    if isinstance(item, Mapped) and item.method == "values":  # an object spread in, not read
+        detail = (
+            f"the values of `{describe(item.source)}` this route table spreads hold an item "
+            "computed out of sight (an object spread into it): its routes are not listed"
+        )
+    else:
+        what = f" `{describe(item)}`" if item is not None else ""
+        detail = f"the item{what} of this route table is computed out of sight: its routes are not listed"
     return RouteDecl(
         None, Opaque(), None, line, methods_unknown=True, from_options=True,
         generated_by=js_dirload.UNREAD + detail,
