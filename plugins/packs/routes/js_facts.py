@@ -22,6 +22,7 @@ from . import (
     dotenv_loads,
     flow,
     grammar_gaps,
+    hapi_rest_tables,
     js_dirload,
     js_dynimport,
     js_hooks,
@@ -1809,22 +1810,41 @@ class _Reader:
         )
 
     def _spread_table(self, node: _Node) -> StarletteRoutes | None:
-        """`[...userRoutes, ...teamRoutes, { method, path, handler }]` named as a value (bound,
-        exported): route options and the tables it spreads, each a name the linker follows to
-        a table (in this file or another); None when an item is neither."""
+        """`[...userRoutes, ...Object.values(require('./x')), { method, path, handler }]` named
+        as a value (bound, exported): route options and the tables it spreads, each a name, a
+        call or an object's values the linker follows to a table (in this file or another);
+        one it cannot follow is a finding at its line, the others still listed. None when an
+        item is neither, or when only calls are spread (a list of anything else)."""
         parts: list[RouteDecl | Expr] = []
+        lines: list[int] = []
+        tabled = False  # route options, or a name, an object's values or a table spread
         for item in (c for c in node.named_children if c.type != "comment"):
             item = _unwrap(item) or item
             if item.type == "spread_element" and item.named_children:
-                spread = self._expr(item.named_children[0])
-                if not isinstance(spread, Sym | ImportRef):
-                    return None
+                spread = self._spread_part(item.named_children[0])
+                tabled = tabled or isinstance(spread, Sym | ImportRef | Mapped | StarletteRoutes)
                 parts.append(spread)
             elif item.type == "object" and self._route_options(item):
                 parts.append(self._options_decl(None, item, _TABLE_FRAMEWORKS))
+                tabled = True
             else:
                 return None
-        return StarletteRoutes(tuple(parts)) if parts and len(parts) <= _MAX_ITERATIONS else None
+            lines.append(_line(item))
+        if not tabled or not parts or len(parts) > _MAX_ITERATIONS:
+            return None
+        return StarletteRoutes(tuple(parts), lines=tuple(lines))
+
+    def _spread_part(self, node: _Node) -> Expr:
+        """What a table spreads: `Object.values(x)` the values of the object `x` is (a `Mapped`
+        "values" the linker lists), anything else as `_expr` reads it (`Opaque` if not)."""
+        node = _unwrap(node) or node
+        callee = (
+            node.child_by_field_id(self.fields.function) if node.type == "call_expression" else None
+        )
+        args = self._arguments(node) if callee is not None else []
+        if callee is not None and self._text(callee) == "Object.values" and len(args) == 1:
+            return Mapped(self._expr(args[0]) or Opaque(), "values")
+        return self._expr(node) or Opaque()
 
     def _route_options(self, item: _Node) -> bool:
         """Whether an object is route options: a `method` and one of the records' path keys."""
@@ -2580,6 +2600,8 @@ class _Reader:
             if cased is not None:
                 return cased
             joined = self._joined_table(node) if kind == "call_expression" else None
+            if joined is None and kind == "call_expression":  # `api.getRoutes()` of a library's
+                joined = hapi_rest_tables.table(self, node)
             if joined is not None:
                 return joined
             mapped = self._mapped(node) if kind == "call_expression" else None
@@ -3402,7 +3424,10 @@ class _Reader:
                 name = self._text(prop.child_by_field_id(self.fields.name))
                 if name:
                     fields.append((name, self._function(prop, name)))
-        return Namespace(tuple(fields), bases=tuple(spread))
+        route = (
+            self._options_decl(None, node, _TABLE_FRAMEWORKS) if self._route_options(node) else None
+        )
+        return Namespace(tuple(fields), bases=tuple(spread), route=route)
 
     def _owner(self, node: _Node) -> Expr | None:
         """What a router-position expression stands for: a name no binding of the module gives

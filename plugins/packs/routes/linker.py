@@ -32,6 +32,7 @@ from ..scan_walk import walk_lists
 from ..version_ranges import Range, semver
 from . import (
     flask_config,
+    hapi_rest_tables,
     js_dirload,
     js_strings,
     library_tables,
@@ -170,7 +171,12 @@ from .py_sub_apps import SERVER_CALLS, import_closure, unread_mount_detail
 _COMPARED_TESTS = frozenset({"in", "nonzero", "startswith", "endswith"})
 # the records of routes a library serves of its own: those its options fix (`option_routes`)
 # and those of a fixed table under a base the project chooses (`library_tables`)
-OPTION_ROUTES = {**BY_LIBRARY, **library_tables.OPTION_ROUTES, **nest_docs.OPTION_ROUTES}
+OPTION_ROUTES = {
+    **BY_LIBRARY,
+    **library_tables.OPTION_ROUTES,
+    **nest_docs.OPTION_ROUTES,
+    **hapi_rest_tables.OPTION_ROUTES,
+}
 _MAX_DEPTH = 64  # names that resolve through more hops than this are taken as not visible
 # flask-restx's and flask-restful's router classes (the Flask record's `routers`): a project
 # class subclassing one joins its routes' rules as they do (`RouterDecl.concatenates`)
@@ -2655,7 +2661,7 @@ class _RouteResolver:
             return
         table = self.evaluate(path, route.path)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
-            entries = self._records(table.file, table.value) or [
+            entries = self._records(table.file, table.value, partial=True) or [
                 (table.file, item) for item in table.value.items if isinstance(item, RouteDecl)
             ]  # a table spreading lists the scanned files do not show: its own entries
             for file, entry in entries:
@@ -3106,27 +3112,57 @@ class _RouteResolver:
         return keys if keys is not None and len(keys) <= _MAX_KEYS else None
 
     def _records(
-        self, file: str, table: StarletteRoutes, depth: int = 0
+        self, file: str, table: StarletteRoutes, depth: int = 0, *, partial: bool = False
     ) -> list[tuple[str, RouteDecl]] | None:
         """A list of route records with the lists it spreads or joins flattened in (`[...a,
-        ...b]`, `[].concat(a, b)`), each with the file it is written in; None when a part is
-        no list of route records the scanned files show."""
+        ...b]`, `[].concat(a, b)`, `[...Object.values(require('./x'))]`: the route options
+        objects an object holds), each with the file it is written in; None when a part is
+        no list of route records the scanned files show. `partial`: such a part is instead
+        one record whose path is not known at the line it is written on (a finding there,
+        never silence), the other parts still listed."""
         found: list[tuple[str, RouteDecl]] = []
-        for item in table.items:
+        for index, item in enumerate(table.items):
             if isinstance(item, RouteDecl):
                 found.append((file, item))
                 continue
             if isinstance(item, MountDecl):
                 return None
             part = self.evaluate(file, item) if depth < _MAX_DEPTH else None
-            if not (isinstance(part, _Scoped) and isinstance(part.value, StarletteRoutes)):
+            if isinstance(part, _Scoped) and isinstance(part.value, StarletteRoutes):
+                inner = self._records(part.file, part.value, depth + 1, partial=partial)
+            else:
+                inner = self._option_records(part, partial=partial)
+            if inner is None and not partial:
                 return None
-            inner = self._records(part.file, part.value, depth + 1)
-            if inner is None:
-                return None
-            found += inner
+            line = table.lines[index] if index < len(table.lines) else 0
+            unread = [(file, _unread_record(line, item))]
+            found += [
+                (f, r if r.line else _unread_record(line, item))
+                for f, r in (unread if inner is None else inner)
+            ]
             if len(found) > _MAX_KEYS:
                 return None
+        return found
+
+    def _option_records(
+        self, entity: _Entity | None, *, partial: bool
+    ) -> list[tuple[str, RouteDecl]] | None:
+        """A list of route options objects (`Object.values` of an object of them): each the
+        route its object literal reads as where it is written (`Namespace.route`); None when
+        the entity is no list or an item is no such object (`partial`: that item a record
+        whose path is not known, line 0 for the caller to place)."""
+        listed = self._listed(self._settled(entity))
+        if listed is None:
+            return None
+        found: list[tuple[str, RouteDecl]] = []
+        for file, value in listed:
+            item = self._settled(self.evaluate(file, value))
+            if isinstance(item, _Scoped) and isinstance(item.value, Namespace) and item.value.route:
+                found.append((item.file, item.value.route))
+            elif not partial:
+                return None
+            else:
+                found.append((file, _unread_record(0)))
         return found
 
     def _listing(self, listing: Listing) -> Items | None:
@@ -3526,6 +3562,12 @@ class _RouteResolver:
         the items of each list item; `filter`: the items whose value is truthy); None when the
         source is no list the scan shows, or a `filter` value cannot be told."""
         source = self._settled(self.evaluate(path, expr.source))
+        if expr.method == "values":  # `Object.values(x)`: a list's own items, an object's values
+            source = self._module_value(source)
+            if isinstance(source, _Scoped) and isinstance(source.value, StarletteRoutes | Items):
+                return source
+            values = self._object_values(source)
+            return _Scoped(path, Items(tuple(values))) if values is not None else None
         items = self._listed(source)
         if items is None or len(items) > _MAX_KEYS:
             return None
@@ -3578,6 +3620,47 @@ class _RouteResolver:
             else:
                 built.append(Bound(path, value))
         return _Scoped(path, Items(tuple(built)))
+
+    def _object_values(self, entity: _Entity | None) -> list[Expr] | None:
+        """`Object.values(obj)`: the values of the object a module exports or a name holds,
+        in JavaScript's order of its keys (`_object_fields`); None for anything but an object
+        the scan shows, or one of more than `_MAX_KEYS` values."""
+        fields = self._object_fields(entity)
+        if fields is None or len(fields) > _MAX_KEYS:
+            return None
+        return [value for _, value in fields]
+
+    def _module_value(self, entity: _Entity | None) -> _Entity | None:
+        """What a JavaScript module is as a value (`require('./x')` whole): its
+        `module.exports` (`default`), else an object of its named exports (`exports.a = …`);
+        any other entity as it is."""
+        if not isinstance(entity, _JsModule):
+            return entity
+        exports = self._facts(entity.path).exports
+        if "default" in exports:
+            return self._settled(self.evaluate(entity.path, exports["default"]))
+        return _Scoped(entity.path, Namespace(tuple(exports.items())))
+
+    def _object_fields(
+        self, entity: _Entity | None, depth: int = 0
+    ) -> list[tuple[str, Expr]] | None:
+        """The keys and values (`Bound` to the file they are written in) of an object literal
+        or of what a module exports, the objects it spreads read in as JavaScript does (`{
+        ...a, ...b }`: a later key's value in the place the key first took); a spread the scan
+        does not show is one `Opaque` value under a key of its own (a finding where the values
+        are read as a table). None for anything but an object."""
+        entity = self._module_value(entity)
+        if depth > _MAX_DEPTH or not (
+            isinstance(entity, _Scoped) and isinstance(entity.value, Namespace)
+        ):
+            return None
+        keyed: dict[str, Expr] = {}
+        for base in reversed(entity.value.bases):  # the base written first is the last
+            inner = self._object_fields(self._settled(self.evaluate(entity.file, base)), depth + 1)
+            for name, value in inner if inner is not None else [("\0", Opaque())]:
+                keyed[f"\0{len(keyed)}" if name.startswith("\0") else name] = value
+        keyed.update((name, Bound(entity.file, value)) for name, value in entity.value.fields)
+        return list(keyed.items())
 
     def _listed(self, entity: _Entity | None, depth: int = 0) -> list[tuple[str, Expr]] | None:
         """(file, item) of a list the scan shows (a literal, or one an array method built); a
@@ -4639,8 +4722,11 @@ class _RouteResolver:
                 detail += " out of sight: its routes are not listed"
             elif not route.generated_by:
                 detail += " out of sight: it is not listed"
-            self._unresolved(UNRESOLVED_ROUTE, path, route.line, detail)
-            places = self.unresolved[(UNRESOLVED_ROUTE, path, route.line, detail)]
+            at = (path, route.line)
+            if route.called_at and route.generated_by.startswith(js_dirload.UNREAD):
+                at = route.called_at  # a table's item not read: where the item is written
+            self._unresolved(UNRESOLVED_ROUTE, *at, detail)
+            places = self.unresolved[(UNRESOLVED_ROUTE, *at, detail)]
             if route.via is not None:  # where the user's call is written
                 places.append({"path": route.via[0], "line": route.via[1]})
             if declared is None:  # a file-system router's: the files its globs would load
@@ -5991,6 +6077,25 @@ class _RouteResolver:
             if found is not None:
                 return found
         return None
+
+
+def _unread_record(line: int, item: Expr | None = None) -> RouteDecl:
+    """A record of a route table the scan cannot read (a spread of a call's value, of an
+    object's values that are no route options): a route whose path and methods are not known,
+    an `UNRESOLVED_ROUTE` at `line` where the table writes it (`called_at`, set where the
+    table is registered)."""
+    if isinstance(item, Mapped) and item.method == "values":  # an object spread in, not read
+        detail = (
+            f"the values of `{describe(item.source)}` this route table spreads hold an item "
+            "computed out of sight (an object spread into it): its routes are not listed"
+        )
+    else:
+        what = f" `{describe(item)}`" if item is not None else ""
+        detail = f"the item{what} of this route table is computed out of sight: its routes are not listed"
+    return RouteDecl(
+        None, Opaque(), None, line, methods_unknown=True, from_options=True,
+        generated_by=js_dirload.UNREAD + detail,
+    )  # fmt: skip
 
 
 # From the framework records (`frameworks.READ`): library classes a router or app subclasses,

@@ -136,6 +136,10 @@ class Namespace:
     # Python: its own definitions of a method every route passes through (`api_route`,
     # `add_url_rule`...): (name, the def's text), run per route by `py_overrides`
     overrides: tuple[tuple[str, str], ...] = ()
+    # JavaScript: an object literal that is route options (`{ method, path, handler }`), read
+    # as such where it is written, so a table gathering such objects from other places
+    # (`Object.values(require('./x'))`, an object of them) lists each at its own object
+    route: RouteDecl | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +417,8 @@ class StarletteRoutes:
     """A list of Starlette `Route`/`Mount` entries (a `routes=[...]` argument or variable)."""
 
     items: tuple[RouteDecl | MountDecl | Expr, ...]
+    # JavaScript: the line each item is written on, for a finding at an item not read
+    lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
