@@ -3424,9 +3424,10 @@ class _Reader:
                 name = self._text(prop.child_by_field_id(self.fields.name))
                 if name:
                     fields.append((name, self._function(prop, name)))
-        route = (
-            self._options_decl(None, node, _TABLE_FRAMEWORKS) if self._route_options(node) else None
-        )
+        # route options carry their reading, but not once more while a table's entry is read as
+        # a value (`_entry_value`, called from that reading)
+        routed = self._route_options(node) and not self._booleans
+        route = self._options_decl(None, node, _TABLE_FRAMEWORKS) if routed else None
         return Namespace(tuple(fields), bases=tuple(spread), route=route)
 
     def _owner(self, node: _Node) -> Expr | None:
