@@ -154,3 +154,49 @@ def test_an_item_not_evaluated_and_items_pushed_by_a_generator_are_findings(
     pushed = [f for f in document["findings"] if f["locations"][0]["line"] == 10]
     assert "recordsFor" in str(pushed[0]["detail"])
     assert len(found) == 3
+
+
+def test_a_spec_from_a_workspace_package_s_forwarding_script_is_read_from_its_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`import { spec } from 'kit/checks'` where the package's `checks.js` only forwards to
+    build output the repository does not hold (`require('./dist/checks')`) and `checks.d.ts`
+    beside it re-exports the source: the spec is read from the source, as TypeScript reads
+    the package; a forwarding script whose output is there is followed as Node does."""
+    files = {
+        "package.json": '{"name": "root", "private": true, "workspaces": ["kit", "svc"]}',
+        "kit/package.json": '{"name": "kit", "main": "dist/index.js"}',
+        "kit/checks.js": 'module.exports = require("./dist/checks");\n',
+        "kit/checks.d.ts": 'export * from "./src/checks";\n',
+        "kit/src/checks/index.ts": 'export * from "./gizmo";\n',
+        "kit/src/checks/gizmo.ts": 'export const gizmoSpec = { verb: "get", url: "/gizmos/:id" };\n',
+        "kit/built.js": 'module.exports = require("./lib/built");\n',
+        "kit/built.d.ts": 'export * from "./src/wrong";\n',
+        "kit/lib/built.js": 'exports.boltSpec = { verb: "put", url: "/bolts" };\n',
+        "kit/src/wrong.ts": 'export const boltSpec = { verb: "put", url: "/wrong" };\n',
+        "svc/package.json": '{"name": "svc", "dependencies": {"express": "4", "kit": "*"}}',
+        "svc/endpoint.ts": FACTORY,
+        "svc/gizmo.ts": (
+            'import { gizmoSpec } from "kit/checks";\n'
+            'import { boltSpec } from "kit/built";\n'
+            'import { makeEndpoint } from "./endpoint";\n'
+            "export const readGizmo = makeEndpoint(gizmoSpec)(async () => ({}));\n"
+            "export const putBolt = makeEndpoint(boltSpec)(async () => ({}));\n"
+            "export const gizmoRoutes = [readGizmo, putBolt];\n"
+        ),
+        "svc/server.ts": (
+            'import express from "express";\n'
+            'import { gizmoRoutes } from "./gizmo";\n'
+            "const app = express();\n"
+            "const every = [...gizmoRoutes];\n"
+            "every.forEach((r) => app[r.method](`/${r.release || 'v1'}${r.path}`, r.handler));\n"
+            "app.listen(1);\n"
+        ),
+    }
+    write_files(tmp_path, files)
+    document = pre_filtered(tmp_path, monkeypatch)[0]
+    assert places_of(document) == {
+        "GET /v1/gizmos/{id}": ("svc/gizmo.ts", 4),
+        "PUT /v1/bolts": ("svc/gizmo.ts", 5),
+    }
+    assert findings_of(document) == []

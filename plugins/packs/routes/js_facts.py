@@ -3164,8 +3164,10 @@ class _Reader:
         callee: Expr
         if isinstance(required, ImportRef):  # `require('./x')(a)`, `require('./x').make(a)`
             callee = required
-        elif function is not None and function.type == "call_expression" and (
-            curried := self._applied(function)
+        elif (
+            function is not None
+            and function.type == "call_expression"
+            and (curried := self._applied(function))
         ):  # `makeHandler(spec)(handler)`: what the first call returns, its arguments kept
             callee = curried
         elif path is not None:

@@ -383,14 +383,11 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         )
     ):  # `const models = globSync(…)` at the top level: read where it is bound
         return named
-    if (
-        isinstance(named, Sym)
-        and len(named.path) == 1
-        and node.type == "identifier"
-        and isinstance(reader.bindings.get(named.path[0]), StarletteRoutes)
+    if node.type == "identifier" and isinstance(
+        reader.bindings.get(name := reader._text(node)), StarletteRoutes
     ):  # `const all = [...thingRoutes, ...otherRoutes]`: spreads of imported lists
-        _note_pushes(reader, node, named.path[0])
-        return named
+        _note_pushes(reader, node, name)
+        return Sym((name,))
     if node.type == "identifier":  # a list the enclosing function fills by `push`
         return reader._pushed_local(node)
     return None
@@ -425,9 +422,11 @@ def _maker(reader: _Reader, push: _Node) -> str:
         first = unwrap(first.named_children[0])
     scope = push.parent
     while first is not None and first.type == "identifier" and scope is not None:
-        found = reader._const_in(scope, reader._text(first), push) if scope.type == (
-            "statement_block"
-        ) else None
+        found = (
+            reader._const_in(scope, reader._text(first), push)
+            if scope.type == "statement_block"
+            else None
+        )
         if found is not None and not found[1]:
             first = unwrap(found[0].child_by_field_id(reader.fields.value))
             break

@@ -3009,10 +3009,10 @@ class _RouteResolver:
         not listed; the finding names what makes them."""
         if type(source) is not Sym or len(source.path) != 1:
             return
-        for name, at, maker in self._facts(path).list_pushes:
-            if name == source.path[0] and (path, at) not in self.pushes_said:
-                self.pushes_said.add((path, at))
-                self._unresolved(UNRESOLVED_ROUTE, path, at, (
+        for name, pushed_at, maker in self._facts(path).list_pushes:
+            if name == source.path[0] and (path, pushed_at) not in self.pushes_said:
+                self.pushes_said.add((path, pushed_at))
+                self._unresolved(UNRESOLVED_ROUTE, path, pushed_at, (
                     f"the items pushed onto `{name}` here, made by `{maker}` at run time, are "
                     f"not read: the routes the loop over `{name}` at {path}:{line} (and any "
                     "other) registers for them are not listed"))  # fmt: skip
@@ -3125,9 +3125,7 @@ class _RouteResolver:
                 return None
         return found
 
-    def _joined(
-        self, table: _Scoped, depth: int = 0
-    ) -> list[tuple[str, RouteDecl | Expr]] | None:
+    def _joined(self, table: _Scoped, depth: int = 0) -> list[tuple[str, RouteDecl | Expr]] | None:
         """A list joined from the lists it spreads (`[...thingRoutes, ...otherRoutes]`, each
         a list the scan shows: a literal, exported by another module), its items in order with
         the file each is written in, whatever they are (route records, names of values a
@@ -3206,20 +3204,21 @@ class _RouteResolver:
         entity = self.evaluate(path, keyed.table)
         names = (key, *keyed.members)
         for place, name in enumerate(names):
-            joined = None
             if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
                 records = self._records(entity.file, entity.value)
-                joined = self._joined(entity) if records is None else None
-                index = int(name) if name.isdigit() else len(records or joined or ())
-                if records is not None or joined is None or index >= len(joined):
-                    if records is None or index >= len(records):
+                if records is not None:
+                    index = int(name) if name.isdigit() else len(records)
+                    if index >= len(records):
                         return Opaque()
                     return _record_member(*records[index], names[place + 1 :])
-                if isinstance(joined[index][1], RouteDecl):
-                    return _record_member(*joined[index], names[place + 1 :])  # type: ignore[arg-type]
-            if joined is not None:  # an item of lists joined by spreads: as the list holds it
-                entity = _Scoped(joined[index][0], Items((joined[index][1],)))  # type: ignore[arg-type]
-                name = "0"
+                joined = self._joined(entity) or []  # lists joined by spreads: item by item
+                index = int(name) if name.isdigit() else len(joined)
+                if index >= len(joined):
+                    return Opaque()
+                written, item = joined[index]
+                if isinstance(item, RouteDecl):
+                    return _record_member(written, item, names[place + 1 :])
+                entity, name = _Scoped(written, Items((item,))), "0"  # read as the list holds it
             if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
                 items = entity.value.values  # `for (const m of MODELS)`: item `name` of a list
                 at = int(name) if name.isdigit() else len(items)
