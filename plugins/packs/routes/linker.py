@@ -3133,25 +3133,22 @@ class _RouteResolver:
         past `_MAX_KEYS` items."""
         found: list[tuple[str, RouteDecl | Expr]] = []
         parts = table.value.items if isinstance(table.value, StarletteRoutes) else ()
-        for part in parts:
+        whole = deep = depth < _MAX_DEPTH
+        for part in parts:  # every part looked up, the pre-filter asking for all at once
             if isinstance(part, RouteDecl):
                 found.append((table.file, part))
                 continue
-            if isinstance(part, MountDecl) or depth >= _MAX_DEPTH:
-                return None
-            entity = self._settled(self.evaluate(table.file, part))
-            if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+            entity = self._settled(self.evaluate(table.file, part)) if deep else None
+            inner: list[tuple[str, RouteDecl | Expr]] | None = None
+            if isinstance(part, MountDecl):
+                whole = False
+            elif isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
                 inner = self._joined(entity, depth + 1)
             elif isinstance(entity, _Scoped) and isinstance(entity.value, Items):
                 inner = [(entity.file, v) for v in entity.value.values]
-            else:
-                return None
-            if inner is None:
-                return None
-            found += inner
-            if len(found) > _MAX_KEYS:
-                return None
-        return found
+            whole = whole and inner is not None
+            found += inner or []
+        return found if whole and len(found) <= _MAX_KEYS else None
 
     def _listing(self, listing: Listing) -> Items | None:
         """A folder listing as the list of its items the walked files give (`js_dirload.
