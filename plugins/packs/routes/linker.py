@@ -3138,11 +3138,12 @@ class _RouteResolver:
             if isinstance(part, RouteDecl):
                 found.append((table.file, part))
                 continue
-            entity = self._settled(self.evaluate(table.file, part)) if deep else None
-            inner: list[tuple[str, RouteDecl | Expr]] | None = None
             if isinstance(part, MountDecl):
                 whole = False
-            elif isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+                continue
+            entity = self._settled(self.evaluate(table.file, part)) if deep else None
+            inner: list[tuple[str, RouteDecl | Expr]] | None = None
+            if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
                 inner = self._joined(entity, depth + 1)
             elif isinstance(entity, _Scoped) and isinstance(entity.value, Items):
                 inner = [(entity.file, v) for v in entity.value.values]
