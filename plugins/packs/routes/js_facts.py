@@ -286,6 +286,14 @@ def _param_site_in(expr: Expr | None) -> bool:
     return isinstance(expr, Concat) and any(_param_site_in(p) for p in expr.parts)
 
 
+def _holds_param(expr: Expr | None) -> bool:
+    """Whether `expr` holds a parameter of an enclosing function anywhere: in a field of an
+    object too (`{ method: spec.method }`), unlike `_param_site_in`."""
+    if isinstance(expr, Namespace):
+        return any(_holds_param(v) for _, v in expr.fields)
+    return _param_site_in(expr)
+
+
 _CALL_TAIL = re.compile(rb"\s*+(?:\.\s*+[A-Za-z_$][\w$]*+\s*+)?\(")
 """What makes a name a call: `(`, or `.member(`, after it."""
 _ASCII_NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -412,6 +420,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         next_handlers=next_handlers,
         page_extensions=page_extensions,
         loaded_globs=reader.loaded_globs,
+        list_pushes=tuple(reader.list_pushes),
     )
 
 
@@ -567,6 +576,8 @@ class _Reader:
         self.param_names: set[str] = set()  # parameters seen used as routers
         self.arrays: dict[str, _Node] = {}  # top-level `const routes = [...]`
         self.pushed: set[str] = set()  # top-level lists filled by `push` (`js_pushed`)
+        # pushes onto a top-level list a loop unrolls from its initializer (`js_loops`)
+        self.list_pushes: list[tuple[str, int, str]] = []
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
         self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         # each block's locals, by node id (`js_loops._locals`: read once, not per loop)
@@ -1428,6 +1439,74 @@ class _Reader:
         finally:
             self._locals_seen.discard(name)
         return read if _param_site_in(read) else None
+
+    def _const_local(self, node: _Node, name: str) -> Expr | None:
+        """`name` as a `const` of a function around `node`, declared before it, read where a
+        value is read for its callers (`_scoped`: a return value, a callback's item): the
+        initializer (`const route = { method, path, handler }`) or the field of a parameter it
+        is destructured from (`const { method, path } = spec`: `spec.method`), when that holds
+        a parameter of the function (what each call passes: `_holds_param`); else None. A
+        factory's route record is so read with its parameters, which the linker binds."""
+        if name in self._locals_seen:
+            return None
+        scope = _function_of(node)
+        while scope is not None:
+            body = scope.child_by_field_id(self.fields.body)
+            found = self._const_in(body, name, node) if body is not None else None
+            if found is not None:
+                self._locals_seen.add(name)
+                try:
+                    read = self._const_value(*found)
+                finally:
+                    self._locals_seen.discard(name)
+                return read if _holds_param(read) else None
+            scope = _function_of(scope)
+        return None
+
+    def _const_in(self, body: _Node, name: str, before: _Node) -> tuple[_Node, str] | None:
+        """The declarator of `name` among the `const` statements of the block `body` written
+        before `before`, and the field it takes when destructured (`""`: the whole value)."""
+        if body.type != "statement_block":
+            return None
+        for statement in body.named_children:
+            if statement.start_byte >= before.start_byte:
+                return None
+            if statement.type != "lexical_declaration" or self._text(statement.children[0]) != (
+                "const"
+            ):
+                continue
+            for declarator in statement.named_children:
+                target = declarator.child_by_field_id(self.fields.name)
+                if target is None or declarator.type != "variable_declarator":
+                    continue
+                if target.type == "identifier" and self._text(target) == name:
+                    return declarator, ""
+                if target.type == "object_pattern":
+                    field = self._destructured_field(target, name)
+                    if field is not None:
+                        return declarator, field
+        return None
+
+    def _destructured_field(self, pattern: _Node, name: str) -> str | None:
+        """The key `{ name }` or `{ key: name }` of an object pattern binds `name` from."""
+        for part in pattern.named_children:
+            if part.type == "shorthand_property_identifier_pattern" and self._text(part) == name:
+                return name
+            if part.type == "pair_pattern":
+                value = part.child_by_field_id(self.fields.value)
+                key = part.child_by_field_id(self.fields.key)
+                if value is not None and key is not None and self._text(value) == name:
+                    return self._text(key)
+        return None
+
+    def _const_value(self, declarator: _Node, field: str) -> Expr | None:
+        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        if value is None or value.type not in {"object", "identifier", "member_expression"}:
+            return None
+        read = self._expr(value)
+        if not field or read is None:
+            return read
+        return _member(read, field)
 
     def _declared_once(self, body: _Node, name: str) -> _Node | None:
         """The declarator of `name` in the function body `body` when it is its only
@@ -2511,6 +2590,9 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+                local = self._const_local(node, name)
+                if local is not None:  # `const route = { method, path }` of a factory
+                    return local
             return Sym((name,))
         if kind == "string":
             value = self._string(node)
@@ -3122,6 +3204,12 @@ class _Reader:
         callee: Expr
         if isinstance(required, ImportRef):  # `require('./x')(a)`, `require('./x').make(a)`
             callee = required
+        elif (
+            function is not None
+            and function.type == "call_expression"
+            and (curried := self._applied(function))
+        ):  # `makeHandler(spec)(handler)`: what the first call returns, its arguments kept
+            callee = curried
         elif path is not None:
             callee = Sym(path)
         else:
@@ -3171,7 +3259,7 @@ class _Reader:
             kept = tuple(value if isinstance(value, _PASSED) else None for value in passed)
             scope = self._enclosing(node)
             self.invocations.append(Invocation(callee, kept, (), _line(node), None, scope))
-        return Call(callee, tuple(args), tuple(passed))
+        return Call(callee, tuple(args), tuple(passed), _line(node))
 
     def _mapped(self, node: _Node) -> Mapped | None:
         """`items.map(item => value)` (`flatMap`, `filter` too, `filter(Boolean)`, `flat()`,
@@ -3409,6 +3497,8 @@ class _Reader:
             if prop.type == "shorthand_property_identifier":
                 spelled = self._text(prop)
                 again = self._again(prop, spelled, self._expr)
+                if again is None and self._scoped:  # `{ method, path }` of a factory's own
+                    again = self._param(prop, spelled) or self._const_local(prop, spelled)
                 fields.append((spelled, again if again is not None else Sym((spelled,))))
             elif prop.type == "pair":
                 key = prop.child_by_field_id(self.fields.key)

@@ -18,12 +18,13 @@ read once, unbound, and reported the same way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Expr, ImportRef, Listing, Lit, Sym
+from .model import Expr, ImportRef, Listing, Lit, StarletteRoutes, Sym
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -382,9 +383,57 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         )
     ):  # `const models = globSync(…)` at the top level: read where it is bound
         return named
+    if node.type == "identifier" and isinstance(
+        reader.bindings.get(name := reader._text(node)), StarletteRoutes
+    ):  # `const all = [...thingRoutes, ...otherRoutes]`: spreads of imported lists
+        _note_pushes(reader, node, name)
+        return Sym((name,))
     if node.type == "identifier":  # a list the enclosing function fills by `push`
         return reader._pushed_local(node)
     return None
+
+
+def _note_pushes(reader: _Reader, node: _Node, name: str) -> None:
+    """Each `name.push(...)` of the file (`reader.list_pushes`: the list's name, the line, the
+    function that makes what is pushed), which a loop over the list unrolled from its
+    initializer does not read: the linker says so at each push, never silence."""
+    if any(n == name for n, _, _ in reader.list_pushes):
+        return
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    pattern = re.compile(rb"(?<![\w$.])" + re.escape(name.encode()) + rb"\s*\.\s*push\s*\(")
+    for match in pattern.finditer(reader.source):
+        call = root.descendant_for_byte_range(match.start(), match.start() + 1)
+        while call is not None and call.type != "call_expression":
+            call = call.parent
+        if call is None or call.start_byte != match.start():
+            continue  # in a comment or a string
+        reader.list_pushes.append((name, call.start_point.row + 1, _maker(reader, call)))
+
+
+def _maker(reader: _Reader, push: _Node) -> str:
+    """What makes the items of `list.push(...made)`: the callee of a call pushed or spread,
+    or of the `const` a pushed name is declared from in a block around the push; else the
+    arguments as written."""
+    args = reader._arguments(push)
+    first = unwrap(args[0]) if args else None
+    if first is not None and first.type == "spread_element" and first.named_children:
+        first = unwrap(first.named_children[0])
+    scope = push.parent
+    while first is not None and first.type == "identifier" and scope is not None:
+        found = (
+            reader._const_in(scope, reader._text(first), push)
+            if scope.type == "statement_block"
+            else None
+        )
+        if found is not None and not found[1]:
+            first = unwrap(found[0].child_by_field_id(reader.fields.value))
+            break
+        scope = scope.parent
+    if first is not None and first.type == "call_expression":
+        return reader._text(first.child_by_field_id(reader.fields.function))
+    return ", ".join(reader._text(a) for a in args)[:80]
 
 
 def iterated(reader: _Reader, node: _Node | None) -> list[Bind] | None:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from .frameworks import JAVASCRIPT
 from .manifests import IMPORTS, MANIFEST, is_manifest, source_entries
-from .model import Items, Lit, ModuleFacts, Namespace
+from .model import ImportRef, Items, Lit, ModuleFacts, Namespace
 from .tsconfig import CONFIG_DIR, PROJECT_CONFIGS, best_pattern, extended
 
 JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")
@@ -260,7 +260,24 @@ class JsModules:
         found = self._entry(folder, f"./{rest}" if rest else ".", 0)
         if found is None:  # no entry for it: a file below the folder, or the folder's index
             found = self.path(posixpath.join(folder, rest) if rest else folder or ".")
-        return found
+        return self._declared_instead(found) if found is not None else None
+
+    def _declared_instead(self, found: str) -> str:
+        """A package's script that only forwards to build output the repository does not hold
+        (`validators.js`: `module.exports = require('./dist/validators')`) read as the
+        declarations beside it (`validators.d.ts`: `export * from './src/validators'`), as
+        TypeScript reads the package: the source that output is built from; else `found`."""
+        stem, ext = posixpath.splitext(found)
+        declared = f"{stem}.d.ts"
+        if ext not in {".js", ".cjs", ".mjs"} or declared not in self.files:
+            return found
+        exported = self.facts(found).exports
+        forwarded = exported.get("default") if len(exported) == 1 else None
+        if not isinstance(forwarded, ImportRef) or not forwarded.module.startswith("."):
+            return found
+        if self.file(found, forwarded.module) is not None:
+            return found
+        return declared
 
     def workspace(self, name: str) -> str | None:
         """The folder of the repository's package named `name` (npm, yarn or pnpm workspaces, a

@@ -537,6 +537,7 @@ class _RouteResolver:
         self.files: frozenset[str] = frozenset(modules if paths is None else paths)
         # folder listings read (`_listing`: once each) and the steps left to read more
         self.listings: dict[Listing, Items | None] = {}
+        self.pushes_said: set[tuple[str, int]] = set()  # `_later_pushes` said once each
         self.glob_steps = js_dirload.GLOB_STEPS
         self.sorted_files: list[str] | None = None
         self.touched: set[str] = set()
@@ -3057,11 +3058,72 @@ class _RouteResolver:
         exprs = (route.path, *route.method_exprs)
         if not any(_keyed_in(e) for e in exprs):
             return [route]
-        return [
+        unrolled = [
             replace(route, path=path_, method_exprs=methods)
             for path_, *listed in self._per_key(path, exprs)
             for methods in (tuple(listed),)
         ]
+        sources = {k.source for e in exprs for k in _keyed_parts(e)}
+        for source in sources:
+            self._later_pushes(path, source, route.line)
+        places = self._item_places(path, next(iter(sources))) if len(sources) == 1 else None
+        if places is None or len(places) != len(unrolled) or route.called_at is not None:
+            return unrolled
+        return [  # a record a project function made: where that call is written
+            replace(one, called_at=place, via=(path, route.line)) if place else one
+            for one, place in zip(unrolled, places, strict=True)
+        ]
+
+    def _later_pushes(self, path: str, source: Expr, line: int) -> None:
+        """An `UNRESOLVED_ROUTE` at each push onto the module's list a loop at `line` was
+        unrolled from as its initializer holds it (`ModuleFacts.list_pushes`): the items the
+        pushes add at run time are not read, so the routes the loop registers for them are
+        not listed; the finding names what makes them."""
+        if type(source) is not Sym or len(source.path) != 1:
+            return
+        for name, pushed_at, maker in self._facts(path).list_pushes:
+            if name == source.path[0] and (path, pushed_at) not in self.pushes_said:
+                self.pushes_said.add((path, pushed_at))
+                self._unresolved(UNRESOLVED_ROUTE, path, pushed_at, (
+                    f"the items pushed onto `{name}` here, made by `{maker}` at run time, are "
+                    f"not read: the routes the loop over `{name}` at {path}:{line} (and any "
+                    "other) registers for them are not listed"))  # fmt: skip
+
+    def _item_places(self, path: str, source: Expr) -> list[tuple[str, int] | None] | None:
+        """Per item of the list `source` a loop iterates, the call of a project function that
+        made it (`makeHandler(spec)(h)`, a name bound to it here or exported by another
+        module), or None for an item written otherwise; None when the list is not one
+        `_object_keys` lists item by item."""
+        table = self._settled(self.evaluate(path, source))
+        items: list[tuple[str, RouteDecl | Expr]] | None = None
+        if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
+            items = None if self._records(table.file, table.value) else self._joined(table)
+        elif isinstance(table, _Scoped) and isinstance(table.value, Items):
+            items = [(table.file, v) for v in table.value.values]
+        if items is None:
+            return None
+        return [
+            None if isinstance(item, RouteDecl) else self._written_at(file, item, 0)
+            for file, item in items
+        ]
+
+    def _written_at(self, file: str, expr: Expr, depth: int) -> tuple[str, int] | None:
+        """Where the call of a project function that `expr` names is written (`Call.line`),
+        following a module's names and imports to it; None for anything else."""
+        if depth > _MAX_DEPTH:
+            return None
+        if isinstance(expr, Call):
+            return (file, expr.line) if expr.line else None
+        if type(expr) is Sym and len(expr.path) == 1:
+            bound = self._facts(file).bindings.get(expr.path[0])
+            return self._written_at(file, bound, depth + 1) if bound is not None else None
+        if isinstance(expr, ImportRef) and expr.attr not in {None, "default"}:
+            target = self._js_file(expr.origin or file, expr.module)
+            exported = self._facts(target).exports.get(expr.attr or "") if target else None
+            if target is None or exported is None:
+                return None
+            return self._written_at(target, exported, depth + 1)
+        return None
 
     def _unkeyed_call(self, path: str, call: Invocation) -> list[Invocation]:
         """`call` once per key of the imported object a loop around it iterates (`LoopKey` among
@@ -3104,7 +3166,7 @@ class _RouteResolver:
         if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
             keys = [name for name, _ in table.value.fields]
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
-            records = self._records(table.file, table.value)
+            records = self._records(table.file, table.value) or self._joined(table)
             keys = [str(index) for index in range(len(records))] if records is not None else None
         elif isinstance(table, _Scoped) and isinstance(table.value, Items) and table.value.values:
             # a list's indexes; an empty one is filled at run time (`L.push(x)`): not known
@@ -3156,6 +3218,8 @@ class _RouteResolver:
             return None
         found: list[tuple[str, RouteDecl]] = []
         for file, value in listed:
+            if self._written_at(file, value, 0) is not None:  # a project function made it:
+                return None  # read with the call's arguments bound (`_joined`)
             item = self._settled(self.evaluate(file, value))
             if isinstance(item, _Scoped) and isinstance(item.value, Namespace) and item.value.route:
                 found.append((item.file, item.value.route))
@@ -3164,6 +3228,32 @@ class _RouteResolver:
             else:
                 found.append((file, _unread_record(0)))
         return found
+
+    def _joined(self, table: _Scoped, depth: int = 0) -> list[tuple[str, RouteDecl | Expr]] | None:
+        """A list joined from the lists it spreads (`[...thingRoutes, ...otherRoutes]`, each
+        a list the scan shows: a literal, exported by another module), its items in order with
+        the file each is written in, whatever they are (route records, names of values a
+        project function makes: `makeHandler(spec)(h)`); None when a part is not shown, or
+        past `_MAX_KEYS` items."""
+        found: list[tuple[str, RouteDecl | Expr]] = []
+        parts = table.value.items if isinstance(table.value, StarletteRoutes) else ()
+        whole = deep = depth < _MAX_DEPTH
+        for part in parts:  # every part looked up, the pre-filter asking for all at once
+            if isinstance(part, RouteDecl):
+                found.append((table.file, part))
+                continue
+            if isinstance(part, MountDecl):
+                whole = False
+                continue
+            entity = self._settled(self.evaluate(table.file, part)) if deep else None
+            inner: list[tuple[str, RouteDecl | Expr]] | None = None
+            if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
+                inner = self._joined(entity, depth + 1)
+            elif isinstance(entity, _Scoped) and isinstance(entity.value, Items):
+                inner = [(entity.file, v) for v in entity.value.values]
+            whole = whole and inner is not None
+            found += inner or []
+        return found if whole and len(found) <= _MAX_KEYS else None
 
     def _listing(self, listing: Listing) -> Items | None:
         """A folder listing as the list of its items the walked files give (`js_dirload.
@@ -3217,11 +3307,20 @@ class _RouteResolver:
         names = (key, *keyed.members)
         for place, name in enumerate(names):
             if isinstance(entity, _Scoped) and isinstance(entity.value, StarletteRoutes):
-                records = self._records(entity.file, entity.value) or []
-                index = int(name) if name.isdigit() else len(records)
-                if index >= len(records):
+                records = self._records(entity.file, entity.value)
+                if records is not None:
+                    index = int(name) if name.isdigit() else len(records)
+                    if index >= len(records):
+                        return Opaque()
+                    return _record_member(*records[index], names[place + 1 :])
+                joined = self._joined(entity) or []  # lists joined by spreads: item by item
+                index = int(name) if name.isdigit() else len(joined)
+                if index >= len(joined):
                     return Opaque()
-                return _record_member(*records[index], names[place + 1 :])
+                written, item = joined[index]
+                if isinstance(item, RouteDecl):
+                    return _record_member(written, item, names[place + 1 :])
+                entity, name = _Scoped(written, Items((item,))), "0"  # read as the list holds it
             if isinstance(entity, _Scoped) and isinstance(entity.value, Items):
                 items = entity.value.values  # `for (const m of MODELS)`: item `name` of a list
                 at = int(name) if name.isdigit() else len(items)
@@ -6148,6 +6247,8 @@ def _keyed_parts(expr: Expr) -> list[LoopKey]:
         return [k for part in expr.parts for k in _keyed_parts(part)]
     if isinstance(expr, Call) and expr.passed is not None:
         return [k for part in expr.passed for k in _keyed_parts(part)]
+    if isinstance(expr, Fallback):  # `route.version ?? 'v1'`: the item's, else the default
+        return _keyed_parts(expr.value)
     return []
 
 
@@ -6180,6 +6281,8 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
     if isinstance(expr, Call) and expr.passed is not None and _keyed_in(expr):
         args = tuple(_keyed_filled(part, value) for part in expr.args)
         return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
+    if isinstance(expr, Fallback) and _keyed_in(expr.value):
+        return replace(expr, value=_keyed_filled(expr.value, value))
     return expr
 
 

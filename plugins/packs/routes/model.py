@@ -218,6 +218,9 @@ class Call:
     # linker reads a call of the project's function as its return value: `build(plugins)`);
     # None when one is not read
     passed: tuple[Expr, ...] | None = None
+    # JavaScript: the line of a call of the project's function with every argument read
+    # (`makeHandler(spec)(h)`): where a route record it makes is written (0: not recorded)
+    line: int = 0
 
 
 VARARGS = -2  # a `Param.index` at or below: `*rest` at position VARARGS - index
@@ -1077,6 +1080,9 @@ class ModuleFacts:
     # router's `'**/route.js'`, `js_dirload.loaded_globs`): the files named where a route it
     # computes is a finding
     loaded_globs: tuple[str, ...] = ()
+    # JavaScript: `name.push(...)` onto a module-level list a loop unrolls from its initializer
+    # (`js_loops`): (name, line, what makes the pushed items), each a finding where the loop is
+    list_pushes: tuple[tuple[str, int, str], ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
