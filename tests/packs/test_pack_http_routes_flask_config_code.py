@@ -176,3 +176,44 @@ def test_a_mapping_the_code_does_not_show_may_set_any_key() -> None:
     assert "may be set by app.config.update(overrides())" in str(
         found["GET /kanban/cards"]["configDefault"]
     )
+
+
+def test_a_value_read_from_config_is_what_a_helper_s_parameter_is_given() -> None:
+    mounts = (
+        "from desk.board import board\n"
+        "def attach(app, at):\n"
+        "    app.register_blueprint(board, url_prefix=f'{at}/v1')\n"
+    )
+    factory = (
+        "from flask import Flask\n"
+        "from desk import mounts\n" + _DEFAULTS + "def build():\n"
+        "    app = Flask(__name__)\n"
+        "    app.config.from_mapping(PRESETS)\n"
+        "    mounts.attach(app, at=app.config.get('BOARD_AT'))\n"
+        "    return app\n"
+    )
+    files = {**_VIEWS, "desk/mounts.py": mounts, "desk/factory.py": factory}
+    found = _routes(files)
+    assert set(found) == {"GET /kanban/v1/cards"}
+    assert "prefixUnresolved" not in found["GET /kanban/v1/cards"]
+
+
+def test_a_module_s_number_is_formatted_into_a_prefix_never_read_alone() -> None:
+    versions = "REVISION = 2.0\nSTEP = 3\n"
+    factory = (
+        "from flask import Flask\n"
+        "from desk.board import board\n"
+        "from desk.shelf import shelf\n"
+        "from desk import versions\n"
+        "def build():\n"
+        "    app = Flask(__name__)\n"
+        "    app.register_blueprint(board, url_prefix=f'/v{int(versions.REVISION)}')\n"
+        "    app.register_blueprint(shelf, url_prefix=f'/s{versions.STEP}/' + str(versions.STEP))\n"
+        "    return app\n"
+    )
+    shelf = _VIEWS["desk/board.py"].replace("board", "shelf").replace("/cards", "/books")
+    files = {**_VIEWS, "desk/shelf.py": shelf, "desk/versions.py": versions, "desk/app.py": factory}
+    assert set(_routes(files)) == {"GET /v2/cards", "GET /s3/3/books"}
+    alone = factory.replace("f'/v{int(versions.REVISION)}'", "versions.REVISION")
+    found = _routes({**files, "desk/app.py": alone})
+    assert found["GET /cards"].get("prefixUnresolved")

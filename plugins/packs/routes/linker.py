@@ -132,6 +132,7 @@ from .model import (
     MountDecl,
     Namespace,
     NoGuard,
+    Number,
     OneOf,
     Opaque,
     Param,
@@ -401,9 +402,16 @@ class _Instance:
     key: tuple[str, str]
 
 
+@dataclass(frozen=True, slots=True)
+class _Number:
+    """A number a module binds (`model.Number`): a string only where it is formatted."""
+
+    value: int | float
+
+
 _Entity = (
     _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
-    | _Instance
+    | _Instance | _Number
 )  # fmt: skip
 
 
@@ -3352,11 +3360,27 @@ class _RouteResolver:
                 return _OneOf([])
         return None
 
+    def _number_cast(self, path: str, name: str, expr: Apply) -> _Entity | None:
+        """`int(VERSION)`, `str(VERSION)` of a number a module binds, `int` and `str` the
+        builtins (not a name the file binds)."""
+        if len(expr.args) != 1 or expr.keywords or expr.args[0] is None:
+            return None
+        if self._lookup(path, name) is not None:
+            return None
+        number = self.evaluate(path, expr.args[0])
+        if not isinstance(number, _Number):
+            return None
+        return _Number(int(number.value)) if name == "int" else _formatted(number)
+
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
         to the arguments (`scoped("/login")`); a class or a library's function as if called;
         a str method of `python_facts._HELPER_STR_METHODS` on a string (`value.strip("/")`)."""
         callee_expr = expr.callee
+        if type(callee_expr) is Sym and callee_expr.path in _NUMBER_CASTS and path.endswith(".py"):
+            cast = self._number_cast(path, callee_expr.path[0], expr)
+            if cast is not None:
+                return cast
         if (
             type(callee_expr) is Member
             and not path.endswith(".py")
@@ -5227,7 +5251,7 @@ class _RouteResolver:
         if isinstance(expr, Pattern):  # a path where the framework routes one (`_found`)
             return _Str(regex_token(expr.source, expr.flags))
         if isinstance(expr, Concat):
-            pieces = [self.evaluate(path, part) for part in expr.parts]
+            pieces = [_formatted(self.evaluate(path, part)) for part in expr.parts]
             if not all(isinstance(p, _Str) and not has_regex(p.value) for p in pieces):
                 return None  # `'/a' + /x/` is a string of the expression's text
             strings = [p for p in pieces if isinstance(p, _Str)]
@@ -5269,6 +5293,8 @@ class _RouteResolver:
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
+        if isinstance(expr, Number):
+            return _Number(expr.value)
         if isinstance(expr, Opaque | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
@@ -6062,6 +6088,15 @@ def describe(expr: Expr | None) -> str:
         )
         return ".".join((item, *expr.members))
     return "a computed value"
+
+
+_NUMBER_CASTS = frozenset({("int",), ("str",)})
+
+
+def _formatted(entity: _Entity | None) -> _Entity | None:
+    """A number formatted into a string (`f"/v{VERSION}"`), as Python's `str` spells it;
+    anything else as it is."""
+    return _Str(str(entity.value)) if isinstance(entity, _Number) else entity
 
 
 def _regex_not_routed(framework: str, declared: str, base: str) -> str:

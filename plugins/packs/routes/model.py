@@ -673,6 +673,15 @@ class Pattern:
 
 
 @dataclass(frozen=True, slots=True)
+class Number:
+    """A number a module binds (`VERSION = 1.0`): in a string only where Python formats it
+    (`f"/v{VERSION}"`, `f"/v{int(VERSION)}"`, `str(VERSION)`); never a path or a flag alone
+    (`if VERSION:` reads nothing from it)."""
+
+    value: int | float
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -680,6 +689,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | Number
     | FlaskConfigRead
     | Pattern
     | ConfigKey

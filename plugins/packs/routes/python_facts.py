@@ -63,6 +63,7 @@ from .model import (
     Expr,
     Fallback,
     FlaskApp,
+    FlaskConfigRead,
     FlaskConfigWrite,
     Format,
     Function,
@@ -77,6 +78,7 @@ from .model import (
     MountDecl,
     Namespace,
     NoGuard,
+    Number,
     OneOf,
     Opaque,
     Param,
@@ -709,7 +711,7 @@ class _Reader:
             # a router its `return` makes is declared by reading it
         elif kind is ast.Assign:
             assert isinstance(stmt, ast.Assign)
-            value = self._binding_value(stmt.value)
+            value = self._binding_value(stmt.value) or _number(stmt.value)
             if value is not None:
                 for target in stmt.targets:
                     if type(target) is ast.Name:
@@ -727,7 +729,7 @@ class _Reader:
         elif kind is ast.AnnAssign:
             assert isinstance(stmt, ast.AnnAssign)
             if stmt.value is not None and type(stmt.target) is ast.Name:
-                value = self._binding_value(stmt.value)
+                value = self._binding_value(stmt.value) or _number(stmt.value)
                 if value is not None:
                     self._set(stmt.target.id, value, override)
         elif kind is ast.ClassDef:
@@ -2915,6 +2917,13 @@ def _assigns_name(stmt: ast.stmt, name: str) -> bool:
     return False
 
 
+def _number(node: ast.expr) -> Number | None:
+    """`VERSION = 1.0`: a number a module binds (`Number`)."""
+    if type(node) is ast.Constant and type(node.value) in (int, float):
+        return Number(node.value)  # type: ignore[arg-type]
+    return None
+
+
 def _config_receivers(stmt: ast.stmt) -> list[ast.expr]:
     """The `x.config` a statement writes through: `x.config[k] = v`, `x.config.update(...)`."""
     if type(stmt) is ast.Assign:
@@ -3701,7 +3710,7 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     return found
 
 
-_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
+_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items, FlaskConfigRead)
 _ITEM_VALUES = (*_PASSABLE, Namespace)  # a table's items: also records (`{"prefix": ...}`)
 
 
