@@ -217,3 +217,28 @@ def test_a_module_s_number_is_formatted_into_a_prefix_never_read_alone() -> None
     alone = factory.replace("f'/v{int(versions.REVISION)}'", "versions.REVISION")
     found = _routes({**files, "desk/app.py": alone})
     assert found["GET /cards"].get("prefixUnresolved")
+
+
+def test_a_test_on_a_key_the_manager_defaults_to_none_decides_which_blueprint_is_mounted() -> None:
+    """`TOKEN` defaults to None (the variable unset): `!= ''` holds, so the shelf is mounted
+    and the board, in the `else` branch, is not (a finding at its mount says why)."""
+    mounts = (
+        "from flask import Flask\n"
+        "from desk.board import board\n"
+        "from desk.shelf import shelf\n"
+        "def attach(app: Flask, at):\n"
+        "    if app.config['TOKEN'] != '':\n"
+        "        app.register_blueprint(shelf, url_prefix=f'{at}/v1')\n"
+        "    else:\n"
+        "        app.register_blueprint(board, url_prefix=at)\n"
+    )
+    files = _managed()
+    files["desk/mounts.py"] = mounts
+    files["desk/app.py"] = files["desk/app.py"].replace(
+        "    manager.init_app(app)\n",
+        "    manager.init_app(app)\n    from desk import mounts\n"
+        "    mounts.attach(app, app.config['BOARD_AT'])\n",
+    )
+    found = _routes(files)
+    assert set(found) == {"GET /kanban/v1/books"}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["desk/mounts.py:8"]

@@ -404,9 +404,11 @@ class _Instance:
 
 @dataclass(frozen=True, slots=True)
 class _Number:
-    """A number a module binds (`model.Number`): a string only where it is formatted."""
+    """A number a module binds (`model.Number`): a string only where it is formatted; with
+    the configuration defaults it was read with (`assumed`), one an `if` may test."""
 
-    value: int | float
+    value: int | float | None
+    assumed: tuple[str, ...] = ()
 
 
 _Entity = (
@@ -3368,7 +3370,7 @@ class _RouteResolver:
         if self._lookup(path, name) is not None:
             return None
         number = self.evaluate(path, expr.args[0])
-        if not isinstance(number, _Number):
+        if not isinstance(number, _Number) or number.value is None:
             return None
         return _Number(int(number.value)) if name == "int" else _formatted(number)
 
@@ -3785,6 +3787,8 @@ class _RouteResolver:
         if chosen is not None and not isinstance(chosen, _Str):
             return chosen
         default = self.evaluate(path, expr.default)
+        if isinstance(default, _Number) and expr.source:
+            return _Number(default.value, (*default.assumed, expr.source))
         if isinstance(default, _Str) and expr.source:
             return _Str(default.value, (*default.assumed, expr.source))
         if isinstance(default, _Str):
@@ -4819,14 +4823,16 @@ class _RouteResolver:
                 worlds[world] = (holds, assumed)
         return worlds
 
-    def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
+    def _readings(
+        self, path: str, expr: Expr
+    ) -> list[tuple[str | int | float | None, tuple[str, ...]]] | None:
         """The strings `expr` is under the configuration's defaults, each with the defaults it
         was read with: one, or one per default a value has several of (`process.env.NODE_ENV`
         unset or `production`: `js_facts._NODE_ENV_DEFAULTS`); None when not known."""
         if type(expr) is Lit:
             return [(expr.value, ())]
         entity = self.evaluate(path, expr)
-        if isinstance(entity, _Str):
+        if isinstance(entity, _Str | _Number):  # a number or None: as Python tests it
             return [(entity.value, entity.assumed)]
         if (
             isinstance(entity, _OneOf)
@@ -6096,7 +6102,9 @@ _NUMBER_CASTS = frozenset({("int",), ("str",)})
 def _formatted(entity: _Entity | None) -> _Entity | None:
     """A number formatted into a string (`f"/v{VERSION}"`), as Python's `str` spells it;
     anything else as it is."""
-    return _Str(str(entity.value)) if isinstance(entity, _Number) else entity
+    if isinstance(entity, _Number):
+        return _Str(str(entity.value), entity.assumed)
+    return entity
 
 
 def _regex_not_routed(framework: str, declared: str, base: str) -> str:

@@ -674,11 +674,12 @@ class Pattern:
 
 @dataclass(frozen=True, slots=True)
 class Number:
-    """A number a module binds (`VERSION = 1.0`): in a string only where Python formats it
-    (`f"/v{VERSION}"`, `f"/v{int(VERSION)}"`, `str(VERSION)`); never a path or a flag alone
-    (`if VERSION:` reads nothing from it)."""
+    """A number a module binds (`VERSION = 1.0`), or a number or None a configuration default
+    gives (`os.environ.get("TOKEN", None)`): in a string only where Python formats it
+    (`f"/v{VERSION}"`, `f"/v{int(VERSION)}"`, `str(VERSION)`), never a path alone; a test
+    reads it as Python does (`None != ""`) only where it is a configuration default."""
 
-    value: int | float
+    value: int | float | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1979,8 +1979,11 @@ class _Reader:
         return None if value is None else Condition(value, None, negate, text)
 
     def _tested(self, node: ast.expr) -> Expr | None:
-        """What an `if` test reads: a name, a member, or a call of the environment or of a
-        function (never a router's class: reading a call of one declares a router)."""
+        """What an `if` test reads: a name, a member, a Flask app's `config["K"]`, or a call
+        of the environment or of a function (never a router's class: reading a call of one
+        declares a router)."""
+        if isinstance(node, ast.Subscript):
+            return config_read(node, self._value) if self.names_flask else None
         if isinstance(node, ast.Call):
             name = _callee_name(node)
             if name is None or name in ROUTER_FRAMEWORKS or name in _RESTFUL_ROUTERS:
@@ -2250,9 +2253,8 @@ class _Reader:
             return node
         if type(got) is bool:
             return TRUE if got else FALSE
-        if type(got) is str:
-            return Fallback(Opaque(), Lit(got), "; ".join(assumed)) if assumed else Lit(got)
-        return ast.Constant(got)
+        made: Expr = Lit(got) if type(got) is str else Number(got)
+        return Fallback(Opaque(), made, "; ".join(assumed)) if assumed else made
 
     def _own_class_call(self, node: ast.expr) -> bool:
         """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
