@@ -8,7 +8,10 @@ is our own."""
 
 from __future__ import annotations
 
-from routes_harness import document, finding_places
+from pathlib import Path
+
+import pytest
+from routes_harness import document, finding_places, scanned_both_ways
 
 _VIEWS = {
     "desk/__init__.py": "",
@@ -242,3 +245,14 @@ def test_a_test_on_a_key_the_manager_defaults_to_none_decides_which_blueprint_is
     found = _routes(files)
     assert set(found) == {"GET /kanban/v1/books"}
     assert finding_places(files)["UNRESOLVED_ROUTE"] == ["desk/mounts.py:8"]
+
+
+def test_the_pre_filter_parses_the_configuration_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The manager's file names no Flask and no loader: it spells `.config.update(`, which
+    the pre-filter parses before it trusts a read of the app's configuration."""
+    files = _managed("board, url_prefix=app.config['BOARD_AT']")
+    documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
+    assert documents[0] == documents[1]
+    assert "/kanban/cards" in documents[1]
