@@ -119,6 +119,9 @@ class Scope:
     klass: Callable[[str], tuple[ClassDefaults, Scope] | None] = lambda name: None
     # a scanned module by its dotted name (`importlib.import_module("pkg.conf")`)
     module: Callable[[str], Scope | None] = lambda name: None
+    # a plain method of the instance a computation is run on (`self.__coerce(v)` in a
+    # configuration manager's `init_app`), by its name as written in the class
+    method: Callable[[str], Computation | None] = lambda name: None
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,28 @@ def run_hook(
     return Evaluated(value, tuple(dict.fromkeys(run.assumed)))
 
 
+def evaluate_on_instance(value: ast.expr, own: str, scope: Scope) -> tuple[Any, tuple[str, ...]]:
+    """What `value`, written in a method whose first parameter is `own`, computes with every
+    environment variable unset: `own.m(...)` runs the class's plain method `m` (its first
+    parameter the same instance); any other attribute of the instance is not known. The value
+    (a str, an int, a bool, None) and the configuration defaults it was read with."""
+    run = _Run(scope)
+    computation = from_expression(value)
+    env = {own: _Own()}
+
+    def returned() -> Any:
+        try:
+            run.block(computation.body, dict(env), scope, 0)
+        except _Return as done:
+            return done.value
+        return None
+
+    got = _guarded(returned)
+    if not (got is None or isinstance(got, str | int | bool)):
+        raise NotEvaluated(f"it gives a {type(got).__name__}")
+    return got, tuple(dict.fromkeys(run.assumed))
+
+
 def _guarded(step: Callable[[], Any]) -> Any:
     try:
         return step()
@@ -310,6 +335,17 @@ class _Method:
 
 
 @dataclass(frozen=True)
+class _Own:
+    """The instance a computation runs on (`self`): its plain methods are the scope's."""
+
+
+@dataclass(frozen=True)
+class _OwnMethod:
+    computation: Computation
+    owner: _Own
+
+
+@dataclass(frozen=True)
 class _Helper:
     computation: Computation
     scope: Scope
@@ -356,8 +392,12 @@ _BUILTINS = frozenset(
         "hasattr",
         "setattr",
         "super",
+        "isinstance",
+        "int",
+        "bool",
     }
 )
+_TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool, "list": list, "tuple": tuple}
 _ENVIRON = {
     "os": "os",
     "os.environ": "os.environ",
@@ -590,6 +630,8 @@ class _Run:
             return self.expr(member, {}, where, depth + 1)  # a class attribute's value
         if isinstance(owner, _Instance):
             return self.setting(owner, node.attr, depth)
+        if isinstance(owner, _Own) and (method := scope.method(node.attr)) is not None:
+            return _OwnMethod(method, owner)
         if isinstance(owner, _ModuleValue):
             return self.name(node.attr, {}, owner.scope, depth)
         if (
@@ -666,6 +708,15 @@ class _Run:
         left = self.expr(node.left, env, scope, depth)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             right = self.expr(right_node, env, scope, depth)
+            if isinstance(right, _Builtin) and right.name == "os.environ" and isinstance(left, str):
+                if type(op) not in (ast.In, ast.NotIn):
+                    raise NotEvaluated(f"compares `{_short(ast.unparse(node))}`")
+                self.assumed.append(f"os.environ.{left}")  # taken as unset
+                ok = type(op) is ast.NotIn
+                if not ok:
+                    return False
+                left = right
+                continue
             if not all(
                 isinstance(v, str | int | list | tuple)
                 or (v is None and type(op) in (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
@@ -736,6 +787,10 @@ class _Run:
             return self.call(func.computation, args, func.scope, depth + 1)
         if isinstance(func, _Bound):
             return self.class_call(func, args, keywords, depth)
+        if isinstance(func, _OwnMethod):
+            if keywords:
+                raise NotEvaluated("a method called with keywords")
+            return self.call(func.computation, [func.owner, *args], scope, depth + 1)
         if isinstance(func, _Method):
             return self.method(func, args, keywords)
         if isinstance(func, _ClassValue):
@@ -864,6 +919,8 @@ class _Run:
                 raise NotEvaluated(f"`{name}` without a pattern")
             pattern = args[0].pattern if isinstance(args[0], _Pattern) else args[0]
             return self.regex(name[3:], pattern, args[1:], keywords)
+        if name == "isinstance" and len(args) == 2 and not keywords:
+            return self.isinstance(args[0], args[1])
         if keywords or len(args) != 1:
             raise NotEvaluated(f"`{name}` with these arguments")
         (value,) = args
@@ -879,6 +936,15 @@ class _Run:
                 return [(i, item) for i, item in enumerate(items)]
             return items[::-1] if name == "reversed" else items
         raise NotEvaluated(f"`{name}` of a {type(value).__name__}")
+
+    def isinstance(self, value: Any, kinds: Any) -> bool:
+        """`isinstance(v, str)`, `isinstance(v, (str, int))` of a value this run holds."""
+        names = kinds if isinstance(kinds, tuple) else (kinds,)
+        if not all(isinstance(k, _Builtin) and k.name in _TYPES for k in names):
+            raise NotEvaluated("`isinstance` of a class not known here")
+        if not (value is None or isinstance(value, str | int | bool | list | tuple)):
+            raise NotEvaluated("`isinstance` of a value not known here")
+        return any(isinstance(value, _TYPES[k.name]) for k in names)
 
     def regex(self, name: str, pattern: str, args: list[Any], keywords: dict[str, Any]) -> Any:
         if keywords:

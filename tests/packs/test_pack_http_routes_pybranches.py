@@ -209,9 +209,10 @@ def test_a_test_that_cannot_be_told_is_a_finding_at_the_call_never_a_guess() -> 
     ]
 
 
-def test_an_int_constant_is_neither_a_flag_nor_a_path_segment() -> None:
+def test_an_int_constant_is_formatted_as_python_does_never_read_as_a_flag() -> None:
     """Only `True`/`False` are read as flags: `LEVEL = 2` named as "True" in a path would be a
-    wrong route, so the path stays unknown (a finding), as before."""
+    wrong route. Formatted into an f-string it is what Python prints (`/l2`, `model.Number`);
+    tested alone it decides nothing (no configuration default): the route stays flagged."""
     files = {
         "lab/site.py": (
             "from flask import Flask\n"
@@ -224,10 +225,16 @@ def test_an_int_constant_is_neither_a_flag_nor_a_path_segment() -> None:
             "    return rule\n"
             "@app.route(leveled('/probe'))\n"
             "def probe(): ...\n"
+            "def gated(rule):\n"
+            "    if LEVEL:\n"
+            "        return '/True' + rule\n"
+            "    return rule\n"
+            "@app.route(gated('/gate'))\n"
+            "def gate(): ...\n"
         ),
     }
-    assert _defaults(files) == {}
-    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["lab/site.py:9"]
+    assert _defaults(files) == {"GET /l2/probe": None}
+    assert finding_places(files)["UNRESOLVED_ROUTE"] == ["lab/site.py:15"]
 
 
 # -- 2. wrappers mapping the rules they are given ------------------------------------------

@@ -54,7 +54,8 @@ from .model import (
 # what may set any key, as only the running app knows (`from_pyfile`: unless its file is read)
 LOADERS = frozenset({"from_envvar", "from_pyfile", "from_prefixed_env", "from_file"})
 # a pre-filtering scan parses the files spelling one of these before it trusts a read
-WORDS = frozenset({"from_object", "from_mapping", *LOADERS})
+# (`.config.update(`: a project's extension filling the app it is given, `init_app(app)`)
+WORDS = frozenset({"from_object", "from_mapping", ".config.update(", *LOADERS})
 _SETTERS = frozenset({"update", "from_mapping"})
 _SOURCE_CHARS = 80  # of a write's text, in a route's `configDefault`
 # each loader's `silent` as a positional argument: `from_file(filename, load, silent)`
@@ -70,6 +71,10 @@ def may_write(source: str) -> bool:
 
 ValueOf = Callable[[ast.expr | None], Expr | None]
 AppOf = Callable[[ast.expr], FlaskApp | None]
+Pairs = list[tuple[str, "ast.expr | Expr | None"]]
+"""A mapping's keys and values as the file spells them, in the order they are set: a value of
+None is one not shown; a key of "" is any key (one computed at run time)."""
+SpelledOf = Callable[[ast.expr], Pairs | None]
 
 
 def _config(node: ast.expr) -> bool:
@@ -100,11 +105,13 @@ _COMPUTED = Lit("\0")  # a default that is no string this reader shows: never a 
 
 
 def config_writes(
-    stmt: ast.stmt, value: ValueOf, scope: str, app_of: AppOf
+    stmt: ast.stmt, value: ValueOf, scope: str, app_of: AppOf, spelled: SpelledOf = lambda _: None
 ) -> list[FlaskConfigWrite]:
     """The writes one statement makes to `x.config`, in order (`update(A=1, B=2)`: two), as if
     it ran unconditionally (`placements` says where it may not). `app_of(x)`: the app `x` is,
-    made in this file (a loader of files reads relative to its folders)."""
+    made in this file (a loader of files reads relative to its folders); `spelled(m)`: the
+    pairs a mapping not written out at the call holds where the file shows them (a module's
+    dict, a comprehension over one, a dict the def fills before it copies it in)."""
     line = stmt.lineno
     if type(stmt) is ast.Assign:
         found: list[FlaskConfigWrite] = []
@@ -134,7 +141,16 @@ def config_writes(
         found = []
         for arg in args:
             if type(arg) is not ast.Dict:
-                return [*found, write("runtime")]  # a mapping not spelled here: any key
+                pairs = spelled(arg)
+                if pairs is None:
+                    return [*found, write("runtime")]  # a mapping not spelled here: any key
+                found += (
+                    write("set", k, value(v) if isinstance(v, ast.expr) else v)
+                    if k
+                    else write("runtime")
+                    for k, v in pairs
+                )
+                continue
             for k, v in zip(arg.keys, arg.values, strict=True):
                 key = _string(k) if k is not None else None
                 if key is None:  # `**other`, a computed key

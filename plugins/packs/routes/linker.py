@@ -133,6 +133,7 @@ from .model import (
     MountDecl,
     Namespace,
     NoGuard,
+    Number,
     OneOf,
     Opaque,
     Param,
@@ -412,9 +413,18 @@ class _Instance:
     key: tuple[str, str]
 
 
+@dataclass(frozen=True, slots=True)
+class _Number:
+    """A number a module binds (`model.Number`): a string only where it is formatted; with
+    the configuration defaults it was read with (`assumed`), one an `if` may test."""
+
+    value: int | float | None
+    assumed: tuple[str, ...] = ()
+
+
 _Entity = (
     _PyModule | _JsModule | _Str | _Router | _Scoped | _External | _OneOf | _Judged | _Schema
-    | _Instance
+    | _Instance | _Number
 )  # fmt: skip
 
 
@@ -3553,11 +3563,27 @@ class _RouteResolver:
                 return _OneOf([])
         return None
 
+    def _number_cast(self, path: str, name: str, expr: Apply) -> _Entity | None:
+        """`int(VERSION)`, `str(VERSION)` of a number a module binds, `int` and `str` the
+        builtins (not a name the file binds)."""
+        if len(expr.args) != 1 or expr.keywords or expr.args[0] is None:
+            return None
+        if self._lookup(path, name) is not None:
+            return None
+        number = self.evaluate(path, expr.args[0])
+        if not isinstance(number, _Number) or number.value is None:
+            return None
+        return _Number(int(number.value)) if name == "int" else _formatted(number)
+
     def _apply(self, path: str, expr: Apply) -> _Entity | None:
         """A call of a function of the project's, its return value with its parameters bound
         to the arguments (`scoped("/login")`); a class or a library's function as if called;
         a str method of `python_facts._HELPER_STR_METHODS` on a string (`value.strip("/")`)."""
         callee_expr = expr.callee
+        if type(callee_expr) is Sym and callee_expr.path in _NUMBER_CASTS and path.endswith(".py"):
+            cast = self._number_cast(path, callee_expr.path[0], expr)
+            if cast is not None:
+                return cast
         if (
             type(callee_expr) is Member
             and not path.endswith(".py")
@@ -4037,6 +4063,8 @@ class _RouteResolver:
         if chosen is not None and not isinstance(chosen, _Str):
             return chosen
         default = self.evaluate(path, expr.default)
+        if isinstance(default, _Number) and expr.source:
+            return _Number(default.value, (*default.assumed, expr.source))
         if isinstance(default, _Str) and expr.source:
             return _Str(default.value, (*default.assumed, expr.source))
         if isinstance(default, _Str):
@@ -5074,14 +5102,16 @@ class _RouteResolver:
                 worlds[world] = (holds, assumed)
         return worlds
 
-    def _readings(self, path: str, expr: Expr) -> list[tuple[str, tuple[str, ...]]] | None:
+    def _readings(
+        self, path: str, expr: Expr
+    ) -> list[tuple[str | int | float | None, tuple[str, ...]]] | None:
         """The strings `expr` is under the configuration's defaults, each with the defaults it
         was read with: one, or one per default a value has several of (`process.env.NODE_ENV`
         unset or `production`: `js_facts._NODE_ENV_DEFAULTS`); None when not known."""
         if type(expr) is Lit:
             return [(expr.value, ())]
         entity = self.evaluate(path, expr)
-        if isinstance(entity, _Str):
+        if isinstance(entity, _Str | _Number):  # a number or None: as Python tests it
             return [(entity.value, entity.assumed)]
         if (
             isinstance(entity, _OneOf)
@@ -5506,7 +5536,7 @@ class _RouteResolver:
         if isinstance(expr, Pattern):  # a path where the framework routes one (`_found`)
             return _Str(regex_token(expr.source, expr.flags))
         if isinstance(expr, Concat):
-            pieces = [self.evaluate(path, part) for part in expr.parts]
+            pieces = [_formatted(self.evaluate(path, part)) for part in expr.parts]
             if not all(isinstance(p, _Str) and not has_regex(p.value) for p in pieces):
                 return None  # `'/a' + /x/` is a string of the expression's text
             strings = [p for p in pieces if isinstance(p, _Str)]
@@ -5548,6 +5578,8 @@ class _RouteResolver:
             return _Judged(REQUIRED)
         if isinstance(expr, NoGuard):
             return _Judged(NONE)
+        if isinstance(expr, Number):
+            return _Number(expr.value)
         if isinstance(expr, Opaque | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
@@ -6374,6 +6406,17 @@ def _concatenated(decl: RouterDecl) -> bool:
     koa-router's layers (`prefix + path`), flask-restx's and flask-restful's `Api` and
     `Namespace` (`RouterDecl.concatenates`)."""
     return decl.framework == KOA or decl.concatenates
+
+
+_NUMBER_CASTS = frozenset({("int",), ("str",)})
+
+
+def _formatted(entity: _Entity | None) -> _Entity | None:
+    """A number formatted into a string (`f"/v{VERSION}"`), as Python's `str` spells it;
+    anything else as it is."""
+    if isinstance(entity, _Number):
+        return _Str(str(entity.value), entity.assumed)
+    return entity
 
 
 def _regex_not_routed(framework: str, declared: str, base: str) -> str:

@@ -682,6 +682,16 @@ class Pattern:
 
 
 @dataclass(frozen=True, slots=True)
+class Number:
+    """A number a module binds (`VERSION = 1.0`), or a number or None a configuration default
+    gives (`os.environ.get("TOKEN", None)`): in a string only where Python formats it
+    (`f"/v{VERSION}"`, `f"/v{int(VERSION)}"`, `str(VERSION)`), never a path alone; a test
+    reads it as Python does (`None != ""`) only where it is a configuration default."""
+
+    value: int | float | None
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -689,6 +699,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | Number
     | FlaskConfigRead
     | Pattern
     | ConfigKey
@@ -1119,6 +1130,7 @@ def _reduce_by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]
 
 _pickled_by_fields(
     Lit,
+    Number,
     Pattern,
     Listing,
     BootstrapDecl,

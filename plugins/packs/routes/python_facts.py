@@ -19,7 +19,7 @@ from ..bounded_values import MAX_LENGTH, NotEvaluated, Refused, capped
 from ..pymodules import absolute, class_base, names_listed, package_of
 from ..pyparse import parse_python
 from ..scan_read import ParseFailure
-from . import py_marks, py_overrides
+from . import flask_mappings, py_marks, py_overrides
 from .auth import (
     PYTHON_EVIDENCE,
     PYTHON_EVIDENCE_HEADS,
@@ -29,7 +29,15 @@ from .auth import (
 from .django_facts import django_facts
 from .flask_admin import admin_facts
 from .flask_classful import ViewRegister, register_call, registering, view_class
-from .flask_config import Placement, app_made, config_read, config_writes, may_write, placements
+from .flask_config import (
+    Pairs,
+    Placement,
+    app_made,
+    config_read,
+    config_writes,
+    may_write,
+    placements,
+)
 from .frameworks import FLASK_ADMIN, PYTHON, ViewDecorator, unread_uses
 from .frameworks import FLASK_CLASSFUL as CLASS_VIEWS
 from .heads import search_gated
@@ -55,6 +63,7 @@ from .model import (
     Expr,
     Fallback,
     FlaskApp,
+    FlaskConfigRead,
     FlaskConfigWrite,
     Format,
     Function,
@@ -69,6 +78,7 @@ from .model import (
     MountDecl,
     Namespace,
     NoGuard,
+    Number,
     OneOf,
     Opaque,
     Param,
@@ -278,6 +288,7 @@ class _Reader:
         self.invocations: list[Invocation] = []
         self.stores: list[Store] = []
         self._module_body: list[ast.stmt] = []
+        self._module_tree: ast.AST = ast.Module([], [])
         # `_placed_writes`: where a body's statements are written, by id of the def (the module)
         self._placements_of: dict[int, dict[int, Placement]] = {}
         self._module_made: dict[str, ast.Call] | None = None  # `_module_calls`
@@ -287,6 +298,10 @@ class _Reader:
         self.deferred = False  # `from __future__ import annotations`: no type object in a hint
         self.names_class_views = False  # the file names Flask-Classful (`registering`)
         self._config_written: set[int] = set()  # statements read for them (once per loop)
+        self._class_node_of: dict[int, ast.ClassDef] = {}  # a method's def -> its class
+        self._dicts: dict[str, ast.Dict] | None = None  # `flask_mappings.module_dicts`
+        self._dict_loops_of: dict[int, dict[int, tuple[ast.For, list[dict[str, ast.expr]]]]] = {}
+        self._writing: ast.stmt | None = None  # the statement whose config writes are read
         self._function_auth: dict[int, Auth] = {}  # by id of the def node, read once
         self._scope: dict[str, tuple[str, int]] = {}  # the enclosing def's parameters
         self._function_site = ""  # the enclosing def's site ("" at module level)
@@ -336,6 +351,7 @@ class _Reader:
         _flatten(tree.body, statements, functions, classes)
         self._literals = _module_literals(tree.body)
         self._module_body = tree.body
+        self._module_tree = tree
         scopes: list[_Def | None] = [None] * len(statements)  # the def each statement is in
         branched = _branch_assigning(tree.body)  # an `if`'s last statement -> the `if`, names
         earlier: dict[str, Expr | None] = {}
@@ -529,9 +545,7 @@ class _Reader:
             if self.names_flask and kind is not ast.Return and id(stmt) not in self._config_written:
                 self._config_written.add(id(stmt))
                 self._enter(scope)
-                found = config_writes(stmt, self._value, self._function_site, self._flask_app)
-                if found:
-                    self.flask_config += self._placed_writes(stmt, scope, found)
+                self.flask_config += self._config_of(stmt, scope)
         elif (kind is ast.FunctionDef or kind is ast.AsyncFunctionDef) and (
             stmt.decorator_list  # type: ignore[attr-defined]
         ):
@@ -541,6 +555,93 @@ class _Reader:
         elif kind is ast.ClassDef and stmt.decorator_list:  # type: ignore[attr-defined]
             self._enter(scope)
             self._decorated_class(stmt)  # type: ignore[arg-type]
+
+    def _config_of(self, stmt: ast.stmt, scope: _Def | None) -> list[FlaskConfigWrite]:
+        """The writes `stmt` makes to an app's `config`, placed: none where `x.config` is an
+        instance's own attribute (`self.config = dict()` in its class); one set per key where
+        it is written in a loop over a module dict's items (`for k, v in DEFAULTS.items():
+        app.config.setdefault(k, v)`), placed where the loop is (it runs every pass)."""
+        receivers = [r for r in _config_receivers(stmt) if type(r) is ast.Attribute]
+        if not any(r.attr == "config" for r in receivers) or any(self._own(r) for r in receivers):
+            return []
+        self._writing = stmt
+        loop = self._dict_loops(scope).get(id(stmt))
+        try:
+            if loop is not None:
+                around, passes = loop
+                found = [
+                    write
+                    for names in passes
+                    for write in self._writes(flask_mappings.substituted(stmt, names))
+                ]
+                return self._placed_writes(around, scope, found) if found else []
+            found = self._writes(stmt)
+            return self._placed_writes(stmt, scope, found) if found else []
+        finally:
+            self._writing = None
+
+    def _writes(self, stmt: ast.stmt) -> list[FlaskConfigWrite]:
+        return config_writes(
+            stmt, self._value, self._function_site, self._flask_app, self._spelled_mapping
+        )
+
+    def _spelled_mapping(self, node: ast.expr) -> Pairs | None:
+        """The pairs a mapping copied into `config` holds where this file shows them
+        (`flask_mappings.spelled`): a module dict, a comprehension over one, a dict the
+        enclosing def fills before the statement being read."""
+        if self._dicts is None:
+            self._dicts = flask_mappings.module_dicts(self._module_body)
+        dicts, function, writing = self._dicts, self._def, self._writing
+
+        def filled(receiver: ast.expr) -> Pairs | None:
+            if function is None or writing is None:
+                return None
+            return flask_mappings.filled_before(
+                function.body, receiver, writing.lineno, dicts, self._app_config
+            )
+
+        pairs = flask_mappings.spelled(node, dicts, filled)
+        if pairs is None:
+            return None
+        return [
+            (k, self._computed_by_own_methods(v) if isinstance(v, ast.expr) else v)
+            for k, v in pairs
+        ]
+
+    def _app_config(self, node: ast.expr) -> bool:
+        return type(node) is ast.Attribute and node.attr == "config" and not self._own(node)
+
+    def _own(self, node: ast.expr) -> bool:
+        """`self.config` where the enclosing method's class assigns `self.config` itself."""
+        if not (
+            type(node) is ast.Attribute
+            and type(node.value) is ast.Name
+            and self._bound
+            and node.value.id == self._bound
+            and self._def is not None
+        ):
+            return False
+        cls = self._class_node_of.get(id(self._def))
+        return cls is not None and node.attr in flask_mappings.own_attributes(cls)
+
+    def _dict_loops(
+        self, scope: _Def | None
+    ) -> dict[int, tuple[ast.For, list[dict[str, ast.expr]]]]:
+        """The statements of a body written directly in a loop over a module dict's items,
+        by id, with the loop and what each pass binds (`flask_mappings.item_bindings`)."""
+        found = self._dict_loops_of.get(id(scope))
+        if found is not None:
+            return found
+        found = self._dict_loops_of[id(scope)] = {}
+        if self._dicts is None:
+            self._dicts = flask_mappings.module_dicts(self._module_body)
+        body = scope.body if scope is not None else self._module_body
+        for node in (n for stmt in body for n in ast.walk(stmt)):
+            if type(node) is ast.For and not node.orelse:
+                passes = flask_mappings.item_bindings(node.target, node.iter, self._dicts)
+                if passes:
+                    found.update((id(inner), (node, passes)) for inner in node.body)
+        return found
 
     def _placed_writes(
         self, stmt: ast.stmt, scope: _Def | None, found: list[FlaskConfigWrite]
@@ -615,7 +716,7 @@ class _Reader:
             # a router its `return` makes is declared by reading it
         elif kind is ast.Assign:
             assert isinstance(stmt, ast.Assign)
-            value = self._binding_value(stmt.value)
+            value = self._binding_value(stmt.value) or _number(stmt.value)
             if value is not None:
                 for target in stmt.targets:
                     if type(target) is ast.Name:
@@ -633,7 +734,7 @@ class _Reader:
         elif kind is ast.AnnAssign:
             assert isinstance(stmt, ast.AnnAssign)
             if stmt.value is not None and type(stmt.target) is ast.Name:
-                value = self._binding_value(stmt.value)
+                value = self._binding_value(stmt.value) or _number(stmt.value)
                 if value is not None:
                     self._set(stmt.target.id, value, override)
         elif kind is ast.ClassDef:
@@ -1044,6 +1145,7 @@ class _Reader:
                 fields.append((stmt.name, self._function(stmt, method=not static)))
                 if id(stmt) not in self._class_of:  # its body may register routes on a
                     self._class_of[id(stmt)] = node.name  # parameter (`Docs.install(app)`)
+                    self._class_node_of[id(stmt)] = node
                     self._methods.append(stmt)
                     positional = [*stmt.args.posonlyargs, *stmt.args.args]
                     if not static and positional:
@@ -1883,8 +1985,11 @@ class _Reader:
         return None if value is None else Condition(value, None, negate, text)
 
     def _tested(self, node: ast.expr) -> Expr | None:
-        """What an `if` test reads: a name, a member, or a call of the environment or of a
-        function (never a router's class: reading a call of one declares a router)."""
+        """What an `if` test reads: a name, a member, a Flask app's `config["K"]`, or a call
+        of the environment or of a function (never a router's class: reading a call of one
+        declares a router)."""
+        if isinstance(node, ast.Subscript):
+            return config_read(node, self._value) if self.names_flask else None
         if isinstance(node, ast.Call):
             name = _callee_name(node)
             if name is None or name in ROUTER_FRAMEWORKS or name in _RESTFUL_ROUTERS:
@@ -2097,20 +2202,7 @@ class _Reader:
             for n in ast.walk(node)
         ):
             return None
-        imports: dict[str, str] = {}
-        constants: dict[str, ast.expr] = {}
-        for name, value in self.bindings.items():
-            if type(value) is ImportRef:
-                imports[name] = f"{value.module}.{value.attr}" if value.attr else value.module
-            elif type(value) is Lit:
-                constants[name] = ast.Constant(value.value)
-        defs = {d.name: d for d in ast.iter_child_nodes(node) if isinstance(d, _Def)}
-
-        def helper(name: str) -> tuple[computed_names.Computation, computed_names.Scope] | None:
-            found = defs.get(name)
-            return None if found is None else (computed_names.from_function(found), scope)
-
-        scope = computed_names.Scope(constants, imports, helper)
+        scope = self._interpreter_scope(node)
         try:
             done = computed_names.evaluate_marked(computed_names.from_function(node), "", scope)
         except computed_names.NotEvaluated:
@@ -2118,6 +2210,57 @@ class _Reader:
         if done.name is None or not done.assumed:
             return None
         return Fallback(Opaque(), Lit(done.name), "; ".join(done.assumed))
+
+    def _interpreter_scope(
+        self, within: ast.AST, methods: Sequence[ast.stmt] = ()
+    ) -> computed_names.Scope:
+        """What the table-name interpreter sees of this module: its literal constants and
+        imports, the defs written in `within`, and `methods` (a class body's) as the methods
+        of the instance a computation runs on."""
+        imports: dict[str, str] = {}
+        constants: dict[str, ast.expr] = {}
+        for name, value in self.bindings.items():
+            if type(value) is ImportRef:
+                imports[name] = f"{value.module}.{value.attr}" if value.attr else value.module
+            elif type(value) is Lit:
+                constants[name] = ast.Constant(value.value)
+        defs = {d.name: d for d in ast.iter_child_nodes(within) if isinstance(d, _Def)}
+        own = {d.name: computed_names.from_function(d) for d in methods if isinstance(d, _Def)}
+
+        def helper(name: str) -> tuple[computed_names.Computation, computed_names.Scope] | None:
+            found = defs.get(name)
+            return None if found is None else (computed_names.from_function(found), scope)
+
+        scope = computed_names.Scope(constants, imports, helper, method=own.get)
+        return scope
+
+    def _computed_by_own_methods(self, node: ast.expr | None) -> ast.expr | Expr | None:
+        """A value a method computes with the instance's own methods
+        (`self.__coerce(self.__env("X", "/x"))` in a configuration manager), run by the
+        table-name interpreter with every environment variable unset: a string (marked with
+        the defaults read), a flag; `node` unchanged where it cannot be run."""
+        if node is None or not self._bound or self._def is None:
+            return node
+        if not any(
+            type(n) is ast.Call
+            and type(n.func) is ast.Attribute
+            and type(n.func.value) is ast.Name
+            and n.func.value.id == self._bound
+            for n in ast.walk(node)
+        ):
+            return node
+        cls = self._class_node_of.get(id(self._def))
+        if cls is None:
+            return node
+        scope = self._interpreter_scope(self._module_tree, cls.body)
+        try:
+            got, assumed = computed_names.evaluate_on_instance(node, self._bound, scope)
+        except computed_names.NotEvaluated:
+            return node
+        if type(got) is bool:
+            return TRUE if got else FALSE
+        made: Expr = Lit(got) if type(got) is str else Number(got)
+        return Fallback(Opaque(), made, "; ".join(assumed)) if assumed else made
 
     def _own_class_call(self, node: ast.expr) -> bool:
         """`Shop()`, `api.VersionedApi(app)`: a call of a capitalised name that a framework's
@@ -2784,6 +2927,23 @@ def _assigns_name(stmt: ast.stmt, name: str) -> bool:
         target = stmt.target
         return stmt.value is not None and type(target) is ast.Name and target.id == name
     return False
+
+
+def _number(node: ast.expr) -> Number | None:
+    """`VERSION = 1.0`: a number a module binds (`Number`)."""
+    if type(node) is ast.Constant and type(node.value) in (int, float):
+        return Number(node.value)  # type: ignore[arg-type]
+    return None
+
+
+def _config_receivers(stmt: ast.stmt) -> list[ast.expr]:
+    """The `x.config` a statement writes through: `x.config[k] = v`, `x.config.update(...)`."""
+    if type(stmt) is ast.Assign:
+        return [t.value for t in stmt.targets if type(t) is ast.Subscript]
+    call = stmt.value if type(stmt) is ast.Expr else None
+    if type(call) is ast.Call and type(call.func) is ast.Attribute:
+        return [call.func.value]
+    return []
 
 
 def _flatten(
@@ -3562,7 +3722,7 @@ def _parameters(function: _Def) -> dict[str, tuple[str, int]]:
     return found
 
 
-_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items)
+_PASSABLE = (Lit, Concat, Format, Apply, Sym, Param, RouterRef, ImportRef, Items, FlaskConfigRead)
 _ITEM_VALUES = (*_PASSABLE, Namespace)  # a table's items: also records (`{"prefix": ...}`)
 
 
