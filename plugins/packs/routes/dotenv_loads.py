@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from . import js_nodes
 from .model import EnvLoad, ImportRef
 
 if TYPE_CHECKING:
@@ -32,14 +33,13 @@ def seeded(source: bytes) -> bool:
 
 def read(reader: _Reader, root: _Node) -> list[EnvLoad]:
     """The loads the file writes, in source order."""
-    from . import js_facts
 
     expand = b"dotenv-expand" in reader.source
     found: list[tuple[int, EnvLoad]] = []
     for match in _PRELOAD.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(), match.end())
         if node is not None and node.type in {"string", "string_fragment"}:
-            found.append((match.start(), EnvLoad(js_facts._line(node), _DEFAULT, expand=expand)))
+            found.append((match.start(), EnvLoad(js_nodes.line_of(node), _DEFAULT, expand=expand)))
     for match in _CONFIG_CALL.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(1), match.end(1))
         call = node.parent if node is not None else None
@@ -52,7 +52,7 @@ def read(reader: _Reader, root: _Node) -> list[EnvLoad]:
         if kind is None:
             continue
         args = reader._arguments(call)
-        options = js_facts._unwrap(args[0]) if args else None
+        options = js_nodes.unwrap(args[0]) if args else None
         load = (
             _nest(reader, call, options, expand)
             if kind == _NEST_CONFIG
@@ -93,7 +93,6 @@ def _loader(reader: _Reader, callee: _Node | None, name: str) -> str | None:
 def _dotenv(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -> EnvLoad:
     """`config({ path, override })`: `path` a string or a list (dotenv 16.1: each read, the
     first value a variable is given kept unless `override`), `.env` when absent."""
-    from . import js_facts
 
     files = _DEFAULT
     imports: tuple[tuple[int, ImportRef], ...] = ()
@@ -102,33 +101,32 @@ def _dotenv(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -
         given = reader._field(options, "path")
         if given is not None:
             files, imports = _paths(reader, given)
-        flag = js_facts._unwrap(reader._field(options, "override"))
+        flag = js_nodes.unwrap(reader._field(options, "override"))
         override = flag is not None and flag.type == "true"
     elif options is not None:
         files = (("", ""),)  # options computed out of sight: any file
-    return EnvLoad(js_facts._line(call), files, override, expand, imports)
+    return EnvLoad(js_nodes.line_of(call), files, override, expand, imports)
 
 
 def _nest(reader: _Reader, call: _Node, options: _Node | None, expand: bool) -> EnvLoad | None:
     """`ConfigModule.forRoot({ envFilePath, ignoreEnvFile, expandVariables })`: NestJS reads
     each path in order, a variable keeping the first value a file gives it; none with
     `ignoreEnvFile: true`."""
-    from . import js_facts
 
     files = _DEFAULT
     imports: tuple[tuple[int, ImportRef], ...] = ()
     if options is not None and options.type == "object":
-        ignored = js_facts._unwrap(reader._field(options, "ignoreEnvFile"))
+        ignored = js_nodes.unwrap(reader._field(options, "ignoreEnvFile"))
         if ignored is not None and ignored.type == "true":
             return None
         given = reader._field(options, "envFilePath")
         if given is not None:
             files, imports = _paths(reader, given)
-        expanding = js_facts._unwrap(reader._field(options, "expandVariables"))
+        expanding = js_nodes.unwrap(reader._field(options, "expandVariables"))
         expand = expand or (expanding is not None and expanding.type in {"true", "object"})
     elif options is not None:
         files = (("", ""),)
-    return EnvLoad(js_facts._line(call), files, False, expand, imports)
+    return EnvLoad(js_nodes.line_of(call), files, False, expand, imports)
 
 
 def _paths(
@@ -136,15 +134,14 @@ def _paths(
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, ImportRef], ...]]:
     """Each entry (`_path`), and the entries that are a name imported from another module
     (`envFilePath: [envFile]`), whose exported path the linker reads."""
-    from . import js_facts
 
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     items = (
         [c for c in node.named_children if c.type != "comment"] if node.type == "array" else [node]
     )
     imports: list[tuple[int, ImportRef]] = []
     for number, item in enumerate(items):
-        item = js_facts._unwrap(item) or item
+        item = js_nodes.unwrap(item) or item
         bound = reader.bindings.get(reader._text(item)) if item.type == "identifier" else None
         if isinstance(bound, ImportRef) and bound.attr not in {None, "default"}:
             imports.append((number, bound))
@@ -154,9 +151,8 @@ def _paths(
 def _path(reader: _Reader, node: _Node) -> tuple[str, str]:
     """(base, path) of one entry: base "file" for `path.join(__dirname, ...)`, "" for the
     working folder (a relative string, `process.cwd()`); a computed part is `*`."""
-    from . import js_facts
 
-    unwrapped = js_facts._unwrap(node) or node
+    unwrapped = js_nodes.unwrap(node) or node
     if unwrapped.type == "identifier" and reader._text(unwrapped) not in _DIRNAMES:
         found = _alternatives(reader, unwrapped, 0)  # a `const` of the file
         if found is not None and len(found) == 1:
@@ -169,9 +165,8 @@ def _path(reader: _Reader, node: _Node) -> tuple[str, str]:
 
 
 def _pieces(reader: _Reader, node: _Node, depth: int) -> tuple[str, list[str] | None]:
-    from . import js_facts
 
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth > _MAX_DEPTH:
         return "", None
     if node.type == "string":
@@ -232,7 +227,6 @@ def exported_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[tuple[
     """Each exported name whose value is a path (`export const envFile = path.join(__dirname,
     '..', '.env')`, `export const { file } = locate()`, `exports.file = ...` as `tsc` compiles
     them), with the paths it may hold (`_alternatives`): what a loader importing it loads."""
-    from . import js_facts
 
     found: list[tuple[str, tuple[tuple[str, str], ...]]] = []
 
@@ -266,7 +260,7 @@ def exported_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[tuple[
                         continue
                     add(name, _member(reader, value, taken, {}, 0))
         elif statement.type == "expression_statement" and statement.named_children:
-            expression = js_facts._unwrap(statement.named_children[0])
+            expression = js_nodes.unwrap(statement.named_children[0])
             if expression is None:
                 continue
             parts = (
@@ -297,17 +291,16 @@ _DIFFERS = frozenset({"!==", "!="})
 
 def _assignments(reader: _Reader, node: _Node, assigned: dict[str, _Node]) -> _Node:
     """`(_a = locate(), _a.file)`: the assignments of a sequence noted, its last value."""
-    from . import js_facts
 
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     while node.type == "sequence_expression" and node.named_children:
         for part in node.named_children[:-1]:
-            part = js_facts._unwrap(part) or part
+            part = js_nodes.unwrap(part) or part
             left = part.child_by_field_id(reader.fields.left)
             right = part.child_by_field_id(reader.fields.right)
             if part.type == "assignment_expression" and left is not None and right is not None:
                 assigned[reader._text(left)] = right
-        node = js_facts._unwrap(node.named_children[-1]) or node.named_children[-1]
+        node = js_nodes.unwrap(node.named_children[-1]) or node.named_children[-1]
     return node
 
 
@@ -319,11 +312,10 @@ def _alternatives(
     (`locate().file`), `test ? a : b` (the branch the configuration's defaults take where the
     test reads only `process.env` — an unset variable is undefined —, else both); None for
     anything else."""
-    from . import js_facts
     from .nest import _local_value
 
     assigned = assigned if assigned is not None else {}
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth > _MAX_DEPTH:
         return None
     if node.type == "sequence_expression":
@@ -352,7 +344,7 @@ def _alternatives(
         prop = node.child_by_field_id(reader.fields.property)
         if owner is None or prop is None:
             return None
-        owner = js_facts._unwrap(owner) or owner
+        owner = js_nodes.unwrap(owner) or owner
         if owner.type == "identifier" and reader._text(owner) in assigned:
             owner = assigned[reader._text(owner)]
         return _member(reader, owner, reader._text(prop), assigned, depth + 1)
@@ -372,16 +364,15 @@ def _member(
 ) -> list[tuple[str, str]] | None:
     """The paths `node.name` may hold: a field of the object a function of the file returns
     (`locate()` returning `{ file, config }`), or of an object literal."""
-    from . import js_facts
 
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth > _MAX_DEPTH:
         return None
     if node.type == "call_expression":
         returned = _returned(reader, node)
         if returned is None:
             return None
-        node = js_facts._unwrap(returned) or returned
+        node = js_nodes.unwrap(returned) or returned
     if node.type == "identifier":
         from .nest import _local_value
 
@@ -403,7 +394,6 @@ def _member(
 def _returned(reader: _Reader, call: _Node) -> _Node | None:
     """What a call of a function of the file (`function locate() {...}`, a `const` arrow)
     with no arguments returns: its body's last top-level `return`, or an arrow's body."""
-    from . import js_facts
     from .nest import _local_value
 
     callee = call.child_by_field_id(reader.fields.function)
@@ -428,7 +418,7 @@ def _returned(reader: _Reader, call: _Node) -> _Node | None:
         scope = scope.parent
     if function is None:
         value = _local_value(reader, callee)
-        value = js_facts._unwrap(value) if value is not None else None
+        value = js_nodes.unwrap(value) if value is not None else None
         if value is None or value.type not in {"arrow_function", "function_expression"}:
             return None
         function = value
@@ -447,10 +437,9 @@ def _holds(reader: _Reader, node: _Node, depth: int) -> bool | None:
     """Whether a test holds under the configuration's defaults, where it reads only
     `process.env` (an unset variable: undefined, falsy, equal to no string), constants of the
     file and `!`, `&&`, `||`, `===`, `!==`; None where anything else decides it."""
-    from . import js_facts
     from .nest import _local_value
 
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth > _MAX_DEPTH:
         return None
     text = reader._text(node)
@@ -479,7 +468,7 @@ def _holds(reader: _Reader, node: _Node, depth: int) -> bool | None:
             return second if second is not None and second == (operator == "||") else None
         return second
     if operator in _EQUALS | _DIFFERS:
-        sides = [js_facts._unwrap(left) or left, js_facts._unwrap(right) or right]
+        sides = [js_nodes.unwrap(left) or left, js_nodes.unwrap(right) or right]
         unset = [s for s in sides if reader._text(s).startswith("process.env.")]
         spelled = [s for s in sides if s.type == "string"]
         if len(unset) == 1 and len(spelled) == 1:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import js_facts, nest
+from . import js_nodes, nest
 from .model import Bound, Expr, ImportRef, Opaque, RouteDecl, StarletteRoutes
 from .option_routes import OptionRoutes, Options, Served, _text
 
@@ -69,21 +69,21 @@ def table(reader: _Reader, call: _Node) -> StarletteRoutes | None:
         return None
     if reader._text(callee.child_by_field_id(reader.fields.property)) != _TAKEN_BY:
         return None
-    made = js_facts._unwrap(callee.child_by_field_id(reader.fields.object))
+    made = js_nodes.unwrap(callee.child_by_field_id(reader.fields.object))
     if made is not None and made.type == "identifier":
-        made = js_facts._unwrap(nest._local_value(reader, made))
+        made = js_nodes.unwrap(nest._local_value(reader, made))
     if made is None or made.type != "new_expression" or not _the_class(reader, made):
         return None
     args = reader._arguments(made)
-    config = js_facts._unwrap(args[0]) if args else None
+    config = js_nodes.unwrap(args[0]) if args else None
     if config is not None and config.type == "identifier":
-        config = js_facts._unwrap(nest._local_value(reader, config)) or config
+        config = js_nodes.unwrap(nest._local_value(reader, config)) or config
     given: tuple[tuple[str, Expr | bool], ...] = (("endpoint", Opaque()),)
     if config is not None and config.type == "object":
         field = reader._field(config, "endpoint")
         value = reader._value(field) if field is not None else None
         given = () if field is None else (("endpoint", Bound(reader.path, value or Opaque())),)
-    line = js_facts._line(made)
+    line = js_nodes.line_of(made)
     route = RouteDecl(
         None, Opaque(), None, line, methods_unknown=True, from_options=True,
         generated_by=LIBRARY, documented=given,
@@ -93,7 +93,7 @@ def table(reader: _Reader, call: _Node) -> StarletteRoutes | None:
 
 def _the_class(reader: _Reader, made: _Node) -> bool:
     """Whether a `new` makes the library's class: a name the file imports from it whole."""
-    constructor = js_facts._unwrap(made.child_by_field_id(reader.fields.constructor))
+    constructor = js_nodes.unwrap(made.child_by_field_id(reader.fields.constructor))
     if constructor is None or constructor.type != "identifier":
         return False
     bound = reader.bindings.get(reader._text(constructor))

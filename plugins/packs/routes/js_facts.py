@@ -38,6 +38,17 @@ from . import (
 )
 from .auth import JS_EVIDENCE
 from .frameworks import JAVASCRIPT, Framework, unread_uses
+from .js_nodes import (
+    ALL_METHODS,
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    ROUTER_VERBS,
+    TRANSPARENT,
+    env_read,
+    line_of,
+    site_of,
+    unwrap,
+)
 from .model import (
     CALL,
     DECORATED,
@@ -46,7 +57,6 @@ from .model import (
     HTTP_METHODS,
     NEXTJS,
     NO_AUTH,
-    NODE_ENV_DEFAULTS,
     SHARED,
     Apply,
     Auth,
@@ -77,7 +87,6 @@ from .model import (
     NestFacts,
     NextHandler,
     NoGuard,
-    OneOf,
     Opaque,
     PageExtensions,
     Param,
@@ -107,7 +116,7 @@ LANGUAGES = {
     "tsx": tree_sitter.Language(tree_sitter_typescript.language_tsx()),
 }
 _PARSERS: dict[str, tree_sitter.Parser] = {}
-_VERBS = set(HTTP_METHODS) - {"trace"}  # Express has no app.trace in its documented API
+_VERBS = set(ROUTER_VERBS)
 # From the framework records (`frameworks.JAVASCRIPT`): method aliases (koa-router's `del`),
 # the calls that set a router's prefix after it is made, the calls that give the router itself
 # as middleware (`router.routes()`) and those that give middleware neither route nor guard
@@ -163,8 +172,6 @@ _TABLE_PATH_KEYS = tuple(dict.fromkeys(key for f in _TABLE_FRAMEWORKS for key in
 _TABLE_NAMES = {"identifier", "member_expression", "call_expression", "subscript_expression"}
 _HOOK_OPTIONS = tuple(dict.fromkeys(name for f in JAVASCRIPT for name in f.hook_options))
 _SHARED_PLUGIN = "fastify-plugin"  # `fp(plugin)`: run on the registering router itself
-# every method a router routes, in that order (Next's default export, Hapi's `*`)
-ALL_METHODS = tuple(m.upper() for m in HTTP_METHODS if m in _VERBS)
 _CALLED = _VERBS | {"use", "all"} | set(_ALIASES)
 # Where the reader looks: every `=` (a declarator's or an assignment's; `==` and `=>` are never
 # one) and every word that may be a route or `use` call's property. A superset: each hit is then
@@ -186,7 +193,6 @@ _LOOK_AT = re.compile(
     + rb")\b"
 )
 _TOP_LEVEL = {"program", "export_statement"}
-_FUNCTION_VALUES = {"arrow_function", "function_expression", "function"}
 # array methods that build a list from another (`Mapped`), and the tests a `Choice` reads
 _ARRAY_METHODS = frozenset({"map", "flatMap", "filter", "flat"})
 _EQUALITY = frozenset({"===", "==", "!==", "!="})
@@ -202,8 +208,6 @@ _CLASS_FIELDS = {"public_field_definition": "name", "field_definition": "propert
 _ASSIGNMENTS = frozenset({"assignment_expression", "augmented_assignment_expression"})
 _TYPES = frozenset({"string", "object", "function", "number", "boolean", "undefined"})
 _FOR_EACH, _FOR_EACH_MAP = frozenset({"forEach"}), frozenset({"forEach", "map"})
-_FUNCTIONS = _FUNCTION_VALUES | {"function_declaration", "generator_function_declaration",
-                                 "method_definition"}  # fmt: skip
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration"})
 _ENUM = "enum_declaration"  # TypeScript's `enum`, read as the object it compiles to
 _EQUALITIES = frozenset({"===", "==", "!==", "!="})
@@ -252,7 +256,7 @@ def _in_callback_or_loop(node: _Node) -> bool:
         if kind == "for_in_statement":
             return True
         if (
-            kind in _FUNCTION_VALUES
+            kind in FUNCTION_VALUES
             and scope.parent is not None
             and scope.parent.type == "arguments"
         ):
@@ -377,8 +381,6 @@ _CASES: dict[str, Callable[[str], str]] = {"toLowerCase": str.lower, "toUpperCas
 _PATH_LIKE = frozenset({"identifier", "member_expression", "binary_expression",
                         "template_string", "ternary_expression", "subscript_expression",
                         "call_expression"})  # fmt: skip
-_TRANSPARENT = {"parenthesized_expression", "as_expression", "satisfies_expression",
-                "non_null_expression", "await_expression"}  # fmt: skip
 
 
 def js_facts(source: bytes, path: str) -> ModuleFacts:
@@ -895,7 +897,7 @@ class _Reader:
 
     def _declare(self, node: _Node, *, override: bool) -> None:
         target = node.child_by_field_id(self.fields.name)
-        value_node = _unwrap(node.child_by_field_id(self.fields.value))
+        value_node = unwrap(node.child_by_field_id(self.fields.value))
         if (
             override
             and target is not None
@@ -975,7 +977,7 @@ class _Reader:
         if any(c.type == "=" for c in node.children):  # TypeScript's `export = router`
             value = self._expr(node.named_children[0] if node.named_children else None)
             if value is not None:
-                self.export_lines["default"] = _line(node)
+                self.export_lines["default"] = line_of(node)
                 self.exports["default"] = value  # what `require` and `import x = require` give
         elif any(c.type == "default" for c in node.children):
             named = declaration.child_by_field_id(self.fields.name) if declaration else None
@@ -987,19 +989,19 @@ class _Reader:
             # a default export not read (`export default flag ? handler : notFound`) is still
             # one: a Next.js Pages Router file answers at its path whatever the value is
             self.exports["default"] = Opaque() if value is None else value
-            self.export_lines["default"] = _line(node)
+            self.export_lines["default"] = line_of(node)
             self._mark_shared(node.child_by_field_id(self.fields.value))
-        elif declaration is not None and declaration.type in _FUNCTIONS | _CLASSES | {_ENUM}:
+        elif declaration is not None and declaration.type in FUNCTIONS | _CLASSES | {_ENUM}:
             name = declaration.child_by_field_id(self.fields.name)
             if name is not None:  # a class too: a NestJS guard class (`@UseGuards(JwtGuard)`)
                 self.exports[self._text(name)] = Sym((self._text(name),))
-                self.export_lines[self._text(name)] = _line(node)
+                self.export_lines[self._text(name)] = line_of(node)
         elif declaration is not None:
             for declarator in declaration.named_children:
                 name = declarator.child_by_field_id(self.fields.name)
                 if declarator.type == "variable_declarator" and name and name.type == "identifier":
                     self.exports[self._text(name)] = Sym((self._text(name),))
-                    self.export_lines[self._text(name)] = _line(declarator)
+                    self.export_lines[self._text(name)] = line_of(declarator)
                 elif declarator.type == "variable_declarator" and name is not None:
                     self._export_pattern(declarator, name)
         elif source is not None and _star_export(node):
@@ -1009,7 +1011,7 @@ class _Reader:
             # `import * as routes` then `export { routes }` gives it (`routes.bucket` its member)
             spelled = self._string(spaced) or self._text(spaced)
             self.exports[spelled] = self._ref(source, None)
-            self.export_lines[spelled] = _line(node)
+            self.export_lines[spelled] = line_of(node)
         for clause in (c for c in node.named_children if c.type == "export_clause"):
             for spec in clause.named_children:
                 name = spec.child_by_field_id(self.fields.name)
@@ -1019,7 +1021,7 @@ class _Reader:
                 local = self._text(name)
                 value = self._ref(source, local) if source else Sym((local,))
                 self.exports[self._text(alias)] = value
-                self.export_lines[self._text(alias)] = _line(spec)
+                self.export_lines[self._text(alias)] = line_of(spec)
 
     def _export_pattern(self, declarator: _Node, pattern: _Node) -> None:
         """`export const { GET, POST: post } = handlers` (Auth.js's route handlers): each name
@@ -1040,7 +1042,7 @@ class _Reader:
                 continue
             member = _member(whole, key) if whole is not None else None
             self.exports[local] = member if member is not None else Opaque()
-            self.export_lines[local] = _line(declarator)
+            self.export_lines[local] = line_of(declarator)
 
     def _assign(self, node: _Node) -> None:
         """`module.exports = x`, `module.exports.name = x` and `exports.name = x`; in a
@@ -1063,11 +1065,11 @@ class _Reader:
             return
         if left == ("module", "exports"):
             self.exports["default"] = value
-            self.export_lines["default"] = _line(node)
+            self.export_lines["default"] = line_of(node)
             self._mark_shared(node.child_by_field_id(self.fields.right))
         elif left[:-1] in {("module", "exports"), ("exports",)}:
             self.exports[left[-1]] = value
-            self.export_lines[left[-1]] = _line(node)
+            self.export_lines[left[-1]] = line_of(node)
         elif len(left) == 2 and _top_level_statement(node):
             # `internals.build = (x) => ...` after `const internals = {...}`: a field of it
             bound = self.bindings.get(left[0])
@@ -1145,7 +1147,7 @@ class _Reader:
                         owner_expr,
                         path,
                         None,
-                        _line(call),
+                        line_of(call),
                         self._handler(args[-1]),
                         auth=auth,
                         methods_unknown=method is None,
@@ -1168,7 +1170,7 @@ class _Reader:
             owner_class = self._class_of(call)
             if not (target and len(target) == 3 and target[1] == CALL and owner_class and args):
                 continue
-            item = _unwrap(args[0]) or args[0]
+            item = unwrap(args[0]) or args[0]
             value: Expr
             if item.type == "object":
                 fields = [
@@ -1178,7 +1180,7 @@ class _Reader:
                 value = Namespace(tuple(fields))
             else:
                 value = self._value(item) or Opaque()
-            self.stores.append(Store(owner_class, target[2], value, _line(call)))
+            self.stores.append(Store(owner_class, target[2], value, line_of(call)))
 
     def _object_fields(self, node: _Node) -> list[tuple[str, _Node]]:
         found: list[tuple[str, _Node]] = []
@@ -1206,7 +1208,7 @@ class _Reader:
             return scope.child_by_field_id(self.fields.right), scope.child_by_field_id(
                 self.fields.left
             )
-        if scope.type in _FUNCTION_VALUES:
+        if scope.type in FUNCTION_VALUES:
             args = scope.parent
             call = args.parent if args is not None and args.type == "arguments" else None
             looped = call.child_by_field_id(self.fields.function) if call else None
@@ -1241,7 +1243,7 @@ class _Reader:
         field = ""
         if node.type == "member_expression":
             field = self._text(node.child_by_field_id(self.fields.property))
-            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            node = unwrap(node.child_by_field_id(self.fields.object)) or node
         return (node, field) if node.type == "identifier" else None
 
     def _stored(self, node: _Node) -> Stored | None:
@@ -1260,7 +1262,7 @@ class _Reader:
                 taken = self._item_field(target, name, field)
                 if taken is not None:
                     return Stored(path[0], path[2], -1, taken)
-            if scope.type in _FUNCTIONS and source is None:
+            if scope.type in FUNCTIONS and source is None:
                 return None
             scope = scope.parent
         return None
@@ -1270,7 +1272,7 @@ class _Reader:
         its callers pass), else as `_expr` reads it."""
         if node.type == "string":  # most paths
             return self._expr(node)
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         if self.class_fields and node.type in {"identifier", "member_expression"}:
             stored = self._stored(node)
             if stored is not None:
@@ -1366,7 +1368,7 @@ class _Reader:
     def _path_like(self, declarator: _Node) -> bool:
         """Whether a declarator's value may be a path made of parameters (`base + '/x'`,
         `` `${base}/x` ``, `opts.prefix || '/'`), not a function, an object or a list."""
-        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        value = unwrap(declarator.child_by_field_id(self.fields.value))
         return value is not None and value.type in _PATH_LIKE
 
     def _scoped_name(self, declarator: _Node, name: str) -> str:
@@ -1387,7 +1389,7 @@ class _Reader:
         member a destructuring pattern takes of it (`const { prefix } = options`); `Opaque`
         when it has none (`let r;`: `js_rebound` reads one assigned later) or it is not
         read."""
-        value_node = _unwrap(declarator.child_by_field_id(self.fields.value))
+        value_node = unwrap(declarator.child_by_field_id(self.fields.value))
         target = declarator.child_by_field_id(self.fields.name)
         if value_node is None or target is None or declarator.id in self._reading:
             return Opaque()
@@ -1500,7 +1502,7 @@ class _Reader:
         return None
 
     def _const_value(self, declarator: _Node, field: str) -> Expr | None:
-        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        value = unwrap(declarator.child_by_field_id(self.fields.value))
         if value is None or value.type not in {"object", "identifier", "member_expression"}:
             return None
         read = self._expr(value)
@@ -1550,7 +1552,7 @@ class _Reader:
         scope = node.parent
         while scope is not None:
             source, target = self._loop(scope, _FOR_EACH_MAP)
-            source = _unwrap(source) if source is not None else None
+            source = unwrap(source) if source is not None else None
             if source is not None and target is not None and source.type == "identifier":
                 taken = self._item_field(target, name, field)
                 index = -1
@@ -1578,7 +1580,7 @@ class _Reader:
                 continue
             for declarator in declaration.named_children:
                 pattern = declarator.child_by_field_id(self.fields.name)
-                value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                value = unwrap(declarator.child_by_field_id(self.fields.value))
                 if pattern is None or value is None or value.type != "identifier":
                     continue
                 if self._text(value) != item:
@@ -1623,13 +1625,13 @@ class _Reader:
             return None
         made = self._text(node.child_by_field_id(self.fields.constructor))
         args = self._arguments(node)
-        inner = _unwrap(args[0]) if len(args) == 1 else None
+        inner = unwrap(args[0]) if len(args) == 1 else None
         if made not in {"Map", "Set"} or inner is None or inner.type != "array":
             return None
         return inner
 
     def _array_items(self, node: _Node | None) -> list[_Node] | None:
-        node = _unwrap(node)
+        node = unwrap(node)
         node = self._collection(node) or node
         if node is not None and node.type == "identifier":
             node = self.arrays.get(self._text(node))
@@ -1692,18 +1694,18 @@ class _Reader:
         if verb == "use":
             if args and (owner := self._owner(owner_node)) is not None:
                 arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
-                self.uses.append(UseDecl(owner, arguments, _line(node)))
+                self.uses.append(UseDecl(owner, arguments, line_of(node)))
         elif verb in _CALLED:
             self._route(node, prop, verb, owner_node, args)
         elif verb in _PREFIX_METHODS and len(args) == 1:
             self._set_prefix(owner_node, args[0])
         elif verb in _ROUTE_CALLS and len(args) == 1:
-            options = _unwrap(args[0])
+            options = unwrap(args[0])
             items = self._array_items(options) if options is not None else None
             if options is not None and items is None and options.type in _TABLE_NAMES | {"array"}:
                 self._table_route(node, owner_node, options)  # a name, a call, `[...a, b]`
             for item in items if items is not None else [options] if options else []:
-                item = _unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
+                item = unwrap(item) or item  # hapi's `server.route([{...}, {...}])`
                 if item.type == "object":
                     self._options_route(prop, owner_node, item, _ROUTE_CALLS[verb])
                 elif items is not None and item.type in _TABLE_NAMES:
@@ -1711,7 +1713,7 @@ class _Reader:
         elif (
             verb in _METHODS_CALLS
             and len(args) >= 3
-            and (self._uses(_METHODS_CALLS[verb]) or (_unwrap(args[1]) or args[1]).type == "array")
+            and (self._uses(_METHODS_CALLS[verb]) or (unwrap(args[1]) or args[1]).type == "array")
         ):  # koa-router's `register(path, methods, middleware)`, also in a helper's own file
             self._methods_route(node, prop, owner_node, args)
         elif verb in _REGISTER_CALLS and args:
@@ -1733,14 +1735,14 @@ class _Reader:
             owner = self._owner(owner_node)
             if called is not None and owner is not None:
                 self.invocations.append(
-                    Invocation(called, (owner,), (), _line(node), scope=self._enclosing(node))
+                    Invocation(called, (owner,), (), line_of(node), scope=self._enclosing(node))
                 )
         elif verb in _HOOK_CALLS and len(args) == 2 and self._uses(_HOOK_CALLS[verb]):
             hook = self._string(args[0])
             owner = self._owner(owner_node)
             if hook in _HOOK_CALLS[verb].hook_options and owner is not None:
                 guard = self._guard(args[1])
-                self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), _line(node)))
+                self.uses.append(UseDecl(owner, ((guard, Auth((guard,))),), line_of(node)))
 
     def _listed_name(self, name: str) -> bool:
         """Whether the file's text names `name` again after declaring it (a list read there,
@@ -1752,20 +1754,20 @@ class _Reader:
         parameters (`list.map(...)`, `[].concat(...)`, `toEntry(item)`): an array method, or a
         call passing one of the function's parameters; most returned calls are neither
         (`res.json(x)`), and reading them would cost every arrow function."""
-        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        callee = unwrap(call.child_by_field_id(self.fields.function))
         if callee is not None and callee.type == "member_expression":
             method = self._text(callee.child_by_field_id(self.fields.property))
             if method in _ARRAY_METHODS or method in {"concat", "from"}:
                 return True
         return any(
             a.type == "identifier" and self._param_index(function, self._text(a)) is not None
-            for a in (_unwrap(x) or x for x in self._arguments(call))
+            for a in (unwrap(x) or x for x in self._arguments(call))
         )
 
     def _mapping(self, node: _Node) -> bool:
         """Whether `node` is `X.map(...)` or `X.reduce(...)` (a list `js_loops` may build
         item by item)."""
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         return (
             node.type == "call_expression"
             and callee is not None
@@ -1776,7 +1778,7 @@ class _Reader:
     def _spelled(self, node: _Node | None) -> str | None:
         """The string `node` is: a literal, or a name a block around it binds to one (`const
         KEY = 'apiBase'`), or a member of a table the file spells."""
-        node = _unwrap(node)
+        node = unwrap(node)
         if node is not None and node.type == "identifier" and not self._env:
             node = self._declared(node)
         found = js_loops.resolve(self, node) if node is not None else None
@@ -1789,13 +1791,13 @@ class _Reader:
         record's plugin key or member (`server.register([users, teams])`, `server.register({
         plugin: wizard, options })`), or written in such a plugin's own register function. A
         hapi plugin's module need import nothing of hapi's; Fastify's plugins are functions."""
-        name = _unwrap(owner)
+        name = unwrap(owner)
         if name is None or name.type != "identifier":
             return None
         function = self._declaring(name, self._text(name))
         if function is None:
             return None
-        given = _unwrap(first) or first
+        given = unwrap(first) or first
         for framework in _REGISTER_CALLS[verb]:
             member = framework.plugin_member
             if not member or not framework.plugin_key:
@@ -1813,7 +1815,7 @@ class _Reader:
         """The nearest function around `node` that declares a parameter `name`."""
         scope = node.parent
         while scope is not None:
-            if scope.type in _FUNCTIONS and self._param_index(scope, name) is not None:
+            if scope.type in FUNCTIONS and self._param_index(scope, name) is not None:
                 return scope
             scope = scope.parent
         return None
@@ -1848,14 +1850,14 @@ class _Reader:
         parent = node.parent
         if parent is not None and parent.type == "member_expression":
             return  # `app.route(p).get(h)`: a chain, not a table
-        table = _unwrap(table) or table
+        table = unwrap(table) or table
         listed = self._list_value(table) if table.type == "array" else None
         # `server.route(options.routes)` in a plugin, `server.route(routes)` in
         # `createServer(port, routes)`: what the calls of the function give it
         given = self._param_table(table)
         expr = given or self._expr(table) or listed or Opaque()  # `[...built, { method, path }]`
         owner_expr = self._owner(owner)
-        self.routes.append(RouteDecl(owner_expr, expr, None, _line(node), table=True))
+        self.routes.append(RouteDecl(owner_expr, expr, None, line_of(node), table=True))
 
     def _param_table(self, table: _Node) -> Param | Member | None:
         """The route table `server.route(…)` is given when it is a parameter of the function
@@ -1879,7 +1881,7 @@ class _Reader:
             return self._spread_table(node)
         if not items or len(items) > _MAX_ITERATIONS:
             return None
-        options = [_unwrap(item) or item for item in items]
+        options = [unwrap(item) or item for item in items]
         if any(o.type != "object" or self._field(o, "method") is None for o in options):
             return None
         if any(all(self._field(o, key) is None for key in _TABLE_PATH_KEYS) for o in options):
@@ -1898,7 +1900,7 @@ class _Reader:
         lines: list[int] = []
         tabled = False  # route options, or a name, an object's values or a table spread
         for item in (c for c in node.named_children if c.type != "comment"):
-            item = _unwrap(item) or item
+            item = unwrap(item) or item
             if item.type == "spread_element" and item.named_children:
                 spread = self._spread_part(item.named_children[0])
                 tabled = tabled or isinstance(spread, Sym | ImportRef | Mapped | StarletteRoutes)
@@ -1908,7 +1910,7 @@ class _Reader:
                 tabled = True
             else:
                 return None
-            lines.append(_line(item))
+            lines.append(line_of(item))
         if not tabled or not parts or len(parts) > _MAX_ITERATIONS:
             return None
         return StarletteRoutes(tuple(parts), lines=tuple(lines))
@@ -1916,7 +1918,7 @@ class _Reader:
     def _spread_part(self, node: _Node) -> Expr:
         """What a table spreads: `Object.values(x)` the values of the object `x` is (a `Mapped`
         "values" the linker lists), anything else as `_expr` reads it (`Opaque` if not)."""
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         callee = (
             node.child_by_field_id(self.fields.function) if node.type == "call_expression" else None
         )
@@ -1939,12 +1941,12 @@ class _Reader:
         if callee is None or callee.type != "member_expression" or not _named_value(node):
             return None
         member = self._text(callee.child_by_field_id(self.fields.property))
-        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        head = unwrap(callee.child_by_field_id(self.fields.object))
         args = self._arguments(node)
         if member == "values" and head is not None and self._text(head) == "Object":
             table = js_loops.resolve(self, args[0]) if len(args) == 1 else None
             entries = js_loops.object_entries(self, table) if table is not None else None
-            options = [_unwrap(v) or v for v in entries.values()] if entries else []
+            options = [unwrap(v) or v for v in entries.values()] if entries else []
             if not options or any(
                 o.type != "object" or not self._route_options(o) for o in options
             ):
@@ -1972,7 +1974,7 @@ class _Reader:
         hapi's `server.route({ method: '*', path: '/x', options: { auth: false }, handler })`
         (which of them the owner is only the linker knows: each record's keys are read):
         methods computed out of sight make an `UNRESOLVED_ROUTE` (`methods_unknown`)."""
-        method = _unwrap(self._field(options, "method"))
+        method = unwrap(self._field(options, "method"))
         spelled = [self._string(m) for m in (_path_list(method) if method is not None else [])]
         if self._env and method is not None and not all(m is not None for m in spelled):
             looked = self._expr(method)  # `method: spec.method` in a loop over a table
@@ -2008,14 +2010,14 @@ class _Reader:
         if auth_paths:
             guards += (self._route_auth(options, auth_paths),)
         value = self._entry_value(options) if owner is None else None  # a table's entry
-        return RouteDecl(owner, path, methods, _line(options), handler, auth=Auth(guards),
+        return RouteDecl(owner, path, methods, line_of(options), handler, auth=Auth(guards),
                          methods_unknown=not known, from_options=True,
                          options=value)  # fmt: skip
 
     def _dotted(self, node: _Node | None, keys: tuple[str, ...] | list[str]) -> _Node | None:
         """The value at `a.b` of an object literal (`{ options: { auth: false } }`)."""
         for key in keys:
-            node = _unwrap(node)
+            node = unwrap(node)
             if node is None or node.type != "object":
                 return None
             node = self._field(node, key)
@@ -2026,7 +2028,7 @@ class _Reader:
         (`NoGuard`); a strategy name or `{ strategy }` is a guard (`Evidence`); none given,
         the server's default strategy decides, which is not read (`Opaque`)."""
         for path in paths:
-            value = _unwrap(self._dotted(options, path))
+            value = unwrap(self._dotted(options, path))
             if value is None:
                 continue
             if value.type == "false":
@@ -2047,12 +2049,12 @@ class _Reader:
         """hapi's `server.register(plugins, options)`: a plugin, `{ plugin, routes: { prefix }
         }`, or a list of them, each read as Fastify's `register(plugin, options)`; Fastify's
         is one plugin and its options."""
-        first = _unwrap(args[0]) or args[0]
+        first = unwrap(args[0]) or args[0]
         items = self._array_items(first) if framework.plugin_key else None
         common = args[1] if len(args) > 1 else None  # the register options: every item's
         keys = (framework.plugin_key, *framework.item_keys) if framework.plugin_key else ()
         for index, item in enumerate(items if items is not None else [first]):
-            item = _unwrap(item) or item
+            item = unwrap(item) or item
             plugin = None
             for key in keys if item.type == "object" else ():
                 plugin = self._field(item, key)
@@ -2079,10 +2081,10 @@ class _Reader:
         item naming no prefix of its own (`args[1]`) is under the register options' one
         (`common`); its plugin may be the register function itself (hapi 16)."""
         parent = self._owner(owner)
-        plugin_node = _unwrap(args[0]) or args[0]
+        plugin_node = unwrap(args[0]) or args[0]
         if parent is None:
             return
-        line = _line(node)
+        line = line_of(node)
         shared = False
         factory = self._factory(plugin_node)  # `register(make(db))`: what `make` returns
         imported = self._imports and js_dynimport.is_import(self, plugin_node)
@@ -2092,10 +2094,10 @@ class _Reader:
             and not imported
         ):
             # `fp(plugin)`, `wrap(plugin)`: the plugin is the wrapped function
-            wrapper = _unwrap(plugin_node.child_by_field_id(self.fields.function))
+            wrapper = unwrap(plugin_node.child_by_field_id(self.fields.function))
             shared = self._default_of(wrapper) == _SHARED_PLUGIN
             inner = self._arguments(plugin_node)
-            plugin_node = (_unwrap(inner[0]) or inner[0]) if inner else plugin_node
+            plugin_node = (unwrap(inner[0]) or inner[0]) if inner else plugin_node
             if shared:  # `fp(make(db))`
                 factory = self._factory(plugin_node)
         if not framework.plugin_key:  # Fastify's: `fastify-plugin` ones, sharing `parent`
@@ -2118,22 +2120,22 @@ class _Reader:
             callees.append(PluginOf(factory))
         if framework.plugin_member and plugin is not None:  # hapi: `{ name, register }`
             # one name per item of a list: each item's plugin is its own
-            callees = self._plugin_functions(plugin, framework, f"{_site(node)}:{index}")
+            callees = self._plugin_functions(plugin, framework, f"{site_of(node)}:{index}")
             if framework.item_keys:  # hapi 16: the plugin may be its register function
                 callees.append(plugin)
         if framework.plugin_member and factory is not None:  # `register(make(conf))`
             if isinstance(factory, ImportRef):  # `require('./x')(conf)`: named, for a member
-                named = f"{_site(node)}:{index}:factory"
+                named = f"{site_of(node)}:{index}:factory"
                 self.bindings[named] = factory
                 factory = Sym((named,))
-            made = self._plugin_functions(Call(factory, ()), framework, f"{_site(node)}:{index}")
+            made = self._plugin_functions(Call(factory, ()), framework, f"{site_of(node)}:{index}")
             callees += made  # the object it returns: its `register` (ignored unless linked)
         if shared:
             child: Expr = parent
         else:
-            options = _unwrap(args[1]) if len(args) > 1 else None
+            options = unwrap(args[1]) if len(args) > 1 else None
             prefix: Expr | None = None
-            for holder in (options, _unwrap(common) if common is not None else None):
+            for holder in (options, unwrap(common) if common is not None else None):
                 if holder is not None and holder.type == "object":
                     value = self._dotted(holder, framework.register_prefix.split("."))
                     prefix = (self._value(value) or Opaque()) if value is not None else None
@@ -2141,7 +2143,7 @@ class _Reader:
                     prefix = Opaque()  # options computed out of sight: the prefix may be there
                 if prefix is not None:
                     break
-            site = f"{_site(node)}:{framework.register_call}:{index}"
+            site = f"{site_of(node)}:{framework.register_call}:{index}"
             self.routers[site] = RouterDecl(site, framework.key, line, prefix=prefix)
             child = RouterRef(site)
             self.uses.append(UseDecl(parent, ((child, Auth((child,))),), line))
@@ -2167,7 +2169,7 @@ class _Reader:
         `require('./x')(db)`, or of `const p = make(db)` declared before `register(p)`), whose
         returned function the linker registers when it is the project's; None for any other
         plugin (a function, a module, a router)."""
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         if node.type == "identifier":
             declared = self._declared(node)
             node = declared if declared is not None else node
@@ -2175,7 +2177,7 @@ class _Reader:
             return None
         if self._creates(node) is not None:
             return None
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         if callee is None or self._default_of(callee) == _SHARED_PLUGIN:
             return None
         path = self._path(callee)
@@ -2208,23 +2210,23 @@ class _Reader:
         record = framework.documented.get(module)
         if record is not None:
             if framework.plugin_key:  # hapi: `{ plugin, options }`, else no options given
-                held = _unwrap(options)
+                held = unwrap(options)
                 options = self._field(held, "options") if held and held.type == "object" else None
             self.routes.append(
-                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                RouteDecl(parent, Opaque(), None, line_of(node), methods_unknown=True,
                           generated_by=module, documented=self._documented(options, record))
             )  # fmt: skip
             return
         served = framework.generates[module]
         files = self._static_files(node, framework.static_plugins.get(module))
         if files is not None:
-            self.routes.append(RouteDecl(parent, files, ("GET",), _line(node)))
+            self.routes.append(RouteDecl(parent, files, ("GET",), line_of(node)))
             return
         for method, path in served:
-            self.routes.append(RouteDecl(parent, Lit(path), (method,), _line(node)))
+            self.routes.append(RouteDecl(parent, Lit(path), (method,), line_of(node)))
         if not served:
             self.routes.append(
-                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                RouteDecl(parent, Opaque(), None, line_of(node), methods_unknown=True,
                           generated_by=module)
             )  # fmt: skip
 
@@ -2237,7 +2239,7 @@ class _Reader:
         spreads another (an option may hide there)."""
         if node is None:
             return ()
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         if node.type in {"identifier", "shorthand_property_identifier"}:
             declared = self._declared(node)
             if declared is None:
@@ -2253,7 +2255,7 @@ class _Reader:
             value = self._field(node, name)
             if value is None:
                 continue
-            bare = _unwrap(value) or value
+            bare = unwrap(value) or value
             if bare.type in {"true", "false"}:
                 found.append((name, bare.type == "true"))
             else:
@@ -2266,12 +2268,12 @@ class _Reader:
         no such plugin or its options are not read (computed; `wildcard: false` or `serve:
         false`, where its routes hang on the files found at start-up, or there are none)."""
         args = self._arguments(register)
-        options = _unwrap(args[1]) if option is not None and len(args) > 1 else None
+        options = unwrap(args[1]) if option is not None and len(args) > 1 else None
         if option is None or (options is not None and options.type != "object"):
             return None
         if options is not None:
             for flag in ("wildcard", "serve"):
-                value = _unwrap(self._field(options, flag))
+                value = unwrap(self._field(options, flag))
                 if value is not None and value.type != "true":
                     return None
         given = self._field(options, option) if options is not None else None
@@ -2285,17 +2287,17 @@ class _Reader:
         prefix } })`: every script of that folder is a plugin registered on `parent` (the
         loader shares its router), listed by the linker; a folder not known (computed) is a
         finding here, as a library's own routes are."""
-        options = _unwrap(options)
+        options = unwrap(options)
         folder_node = self._field(options, "dir") if options and options.type == "object" else None
         folder = self._folder(folder_node)
         if options is None or options.type != "object" or folder is None:
             loader = "@fastify/autoload"
             self.routes.append(
-                RouteDecl(parent, Opaque(), None, _line(node), methods_unknown=True,
+                RouteDecl(parent, Opaque(), None, line_of(node), methods_unknown=True,
                           generated_by=loader)
             )  # fmt: skip
             return
-        passed = _unwrap(self._field(options, "options"))
+        passed = unwrap(self._field(options, "options"))
         passed = self._copied(passed) or passed
         prefix: Expr | None = None
         if passed is not None and passed.type == "object":
@@ -2309,12 +2311,12 @@ class _Reader:
                 if isinstance(given, Param)
                 else Opaque()
             )
-        dir_prefix = _unwrap(self._field(options, "dirNameRoutePrefix"))
-        ignore = _unwrap(self._field(options, "ignorePattern"))
+        dir_prefix = unwrap(self._field(options, "dirNameRoutePrefix"))
+        ignore = unwrap(self._field(options, "ignorePattern"))
         pattern = ignore.child_by_field_id(self.fields.pattern) if ignore is not None else None
         self.loads.append(
             LoadDecl(parent, folder, prefix, dir_prefix is None or dir_prefix.type != "false",
-                     _line(node), self._enclosing(node),
+                     line_of(node), self._enclosing(node),
                      self._text(pattern) if pattern is not None else None,
                      self._value(passed) if passed is not None else None)
         )  # fmt: skip
@@ -2327,29 +2329,29 @@ class _Reader:
         if node.type == "object":
             items = [c for c in node.named_children if c.type != "comment"]
             if len(items) == 1 and items[0].type == "spread_element" and items[0].named_children:
-                return _unwrap(items[0].named_children[0])
+                return unwrap(items[0].named_children[0])
             return None
         if node.type != "call_expression":
             return None
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         args = self._arguments(node)
         if callee is None or self._text(callee) != "Object.assign" or len(args) != 2:
             return None
-        target = _unwrap(args[0])
+        target = unwrap(args[0])
         if target is None or target.type != "object" or target.named_children:
             return None
-        return _unwrap(args[1])
+        return unwrap(args[1])
 
     def _folder(self, node: _Node | None) -> str | None:
         """The repository folder `path.join(__dirname, 'routes')` names (also `resolve`, and
         desm's `join(import.meta.url, 'routes')`), from this file's own; None for any other."""
-        node = _unwrap(node)
+        node = unwrap(node)
         if node is None or node.type != "call_expression":
             return None
         callee = self._text(node.child_by_field_id(self.fields.function))
         if callee.rpartition(".")[2] not in {"join", "resolve"}:
             return None
-        args = [_unwrap(a) or a for a in self._arguments(node)]
+        args = [unwrap(a) or a for a in self._arguments(node)]
         if not args or self._text(args[0]) not in {"__dirname", "import.meta.url",
                                                    "import.meta.dirname"}:  # fmt: skip
             return None
@@ -2388,7 +2390,7 @@ class _Reader:
         the values of its guarding options (`{ preHandler: [a, b] }`), nothing else."""
         guards: list[Expr] = []
         for arg in args:
-            inner = _unwrap(arg) or arg
+            inner = unwrap(arg) or arg
             if inner.type != "object" or not _HOOK_OPTIONS:
                 guards.append(self._guard(arg))
                 continue
@@ -2411,7 +2413,7 @@ class _Reader:
         if decl is not None:
             self.routers[decl.router_id] = replace(decl, prefix=value)
         elif expr is not None:
-            self.prefixes.append(PrefixDecl(expr, value, _line(owner)))
+            self.prefixes.append(PrefixDecl(expr, value, line_of(owner)))
 
     def _route(self, node: _Node, prop: _Node, verb: str, owner: _Node, args: list[_Node]) -> None:
         chained = self._route_chain(owner)
@@ -2425,13 +2427,13 @@ class _Reader:
             return
         if not args:
             return
-        last = _unwrap(args[-1]) or args[-1]
+        last = unwrap(args[-1]) or args[-1]
         options_last = last.type == "object"  # `fastify.get('/x', { preHandler, handler })`
         guarded = args if options_last else args[:-1]
         auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
         methods = (EVERY,) if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
-        line = _line(prop)
+        line = line_of(prop)
         handler_node = self._field(last, "handler") if options_last else args[-1]
         handler = self._handler(handler_node) if handler_node is not None else None
         chain_root = self._chain_root(owner)
@@ -2446,7 +2448,7 @@ class _Reader:
         """`router.register('/x', ['GET', 'POST'], [auth, handler])` (koa-router): its methods a
         list of strings, or values a loop or a helper's callers give (`[verb]`, `methods`); the
         last middleware is the handler, those before it guard."""
-        listed = _unwrap(args[1]) or args[1]
+        listed = unwrap(args[1]) or args[1]
         elements = [c for c in listed.named_children if c.type != "comment"]
         method_nodes = elements if listed.type == "array" else [listed]
         spelled = [self._string(m) for m in method_nodes]
@@ -2462,7 +2464,7 @@ class _Reader:
         else:
             values = [self._value(m) for m in method_nodes]
             method_exprs = tuple(v for v in values if v is not None)
-        middleware = _unwrap(args[2]) or args[2]
+        middleware = unwrap(args[2]) or args[2]
         chain = (
             [c for c in middleware.named_children if c.type != "comment"]
             if middleware.type == "array"
@@ -2474,13 +2476,13 @@ class _Reader:
         for target in _path_list(args[0]):
             self.routes.append(
                 RouteDecl(self._owner(owner), self._value(target) or Opaque(), methods,
-                          _line(prop), handler, auth=auth, methods_unknown=unknown,
+                          line_of(prop), handler, auth=auth, methods_unknown=unknown,
                           method_exprs=() if unknown else method_exprs)
             )  # fmt: skip
 
     def _named_route(self, args: list[_Node]) -> bool:
         """koa-router's named route: a name, then a path (`'user', '/users/:id'`)."""
-        first, second = (_unwrap(a) or a for a in args[:2])
+        first, second = (unwrap(a) or a for a in args[:2])
         if first.type != "string" or second.type not in {"string", "template_string"}:
             return False
         return self._text(second)[1:2] == "/"
@@ -2491,13 +2493,13 @@ class _Reader:
         the table is written, in this file or another); None for any other call."""
         if node.type != "call_expression":
             return None
-        module = self._default_of(_unwrap(node.child_by_field_id(self.fields.function)))
+        module = self._default_of(unwrap(node.child_by_field_id(self.fields.function)))
         framework = next((f for f in JAVASCRIPT if module in f.table_routers), None)
         if framework is None or module is None:
             return None
-        site = _site(node)
+        site = site_of(node)
         if site not in self.routers:
-            line = _line(node)
+            line = line_of(node)
             self.routers[site] = RouterDecl(site, framework.key, line)
             args = self._arguments(node)
             table = (self._value(args[0]) or Opaque()) if args else Opaque()
@@ -2513,13 +2515,13 @@ class _Reader:
         callee = node.child_by_field_id(self.fields.function) or node.child_by_field_id(
             self.fields.constructor
         )
-        callee = _unwrap(callee)
+        callee = unwrap(callee)
         if callee is None:
             return None
         module = self._default_of(callee)
         if module in _APP_WRAPPERS and node.type == "call_expression":
             arguments = self._arguments(node)  # `websockify(new Koa())`: the app it is given
-            wrapped = self._creates(_unwrap(arguments[0]) or arguments[0]) if arguments else None
+            wrapped = self._creates(unwrap(arguments[0]) or arguments[0]) if arguments else None
             return wrapped if wrapped is not None and wrapped[1] else None
         if module is not None:
             for framework in JAVASCRIPT:
@@ -2538,7 +2540,7 @@ class _Reader:
                         return framework, False
         if callee.type == "member_expression":
             member = self._text(callee.child_by_field_id(self.fields.property))
-            owner = self._default_of(_unwrap(callee.child_by_field_id(self.fields.object)))
+            owner = self._default_of(unwrap(callee.child_by_field_id(self.fields.object)))
             if member == _COMPOSE and owner in _COMPOSERS:
                 return _COMPOSERS[owner], True  # `Glue.compose(manifest)`: a hapi server
             for framework in JAVASCRIPT:
@@ -2560,7 +2562,7 @@ class _Reader:
                 return bound.module
             return None
         if self._imports and js_dynimport.is_import(self, node):  # `import('@fastify/cors')`
-            loaded = js_dynimport.namespace(self, _unwrap(node) or node)
+            loaded = js_dynimport.namespace(self, unwrap(node) or node)
             return loaded.module if isinstance(loaded, ImportRef) else None
         return self._require(node)
 
@@ -2570,7 +2572,7 @@ class _Reader:
         if node is None:
             return None
         kind = node.type
-        while kind in _TRANSPARENT and node.named_children:
+        while kind in TRANSPARENT and node.named_children:
             node = node.named_children[0]
             kind = node.type
         if kind == "identifier" or kind == "shorthand_property_identifier":  # the commonest
@@ -2640,9 +2642,9 @@ class _Reader:
             created = self._creates(node)
             if created is not None:
                 framework, app = created
-                site = _site(node)
+                site = site_of(node)
                 prefix = self._prefix_option(node, framework)
-                decl = RouterDecl(site, framework.key, _line(node), prefix=prefix, app=app)
+                decl = RouterDecl(site, framework.key, line_of(node), prefix=prefix, app=app)
                 self.routers.setdefault(site, decl)
                 return RouterRef(site)
             tabled = self._table_router(node)
@@ -2675,7 +2677,7 @@ class _Reader:
                     return self._expr(callee.child_by_field_id(self.fields.object))
                 if member in _NO_ROUTES:  # `router.allowedMethods()`
                     return NoGuard(f"{member}()")
-            if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
+            if self._default_of(unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
                 # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
                 return self._expr(self._arguments(node)[0])
             cased = self._cased(node)
@@ -2717,7 +2719,7 @@ class _Reader:
             if found is not None:
                 return self._looped(found)
             key = self._spelled(node.child_by_field_id(self.fields.index))
-            obj = _unwrap(node.child_by_field_id(self.fields.object))
+            obj = unwrap(node.child_by_field_id(self.fields.object))
             base = self._value(obj) if key and obj is not None else None
             return _member(base, key) if base is not None and key else None  # `fastify['x']`
         if kind == "member_expression":
@@ -2745,7 +2747,7 @@ class _Reader:
             return self._list_value(node)
         if kind == "array":  # `exports.endpoints = [{ method, path, handler }, ...]`
             return self._route_table(node) or self._rows(node)
-        if kind in _FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
+        if kind in FUNCTION_VALUES:  # `module.exports = (app) => {...}`: callers pass routers
             return self._function(node, "")
         path = self._path(node)
         return Sym(path) if path else None
@@ -2757,7 +2759,7 @@ class _Reader:
         callee = node.child_by_field_id(field)
         if callee is None or callee.type != "identifier" or self._text(callee) != "RegExp":
             return None
-        args = [_unwrap(a) for a in self._arguments(node)]
+        args = [unwrap(a) for a in self._arguments(node)]
         if not 1 <= len(args) <= 2 or any(a is None for a in args):
             return None
         first = args[0]
@@ -2777,7 +2779,7 @@ class _Reader:
         './srv'`, `const { KRouter: Q } = require('./re')`): a router only if the linker
         follows the name to one (`RouterDecl.subclass`), else what calling it gives, as
         before. Its options' `prefix` is kept for the frameworks that read one."""
-        callee = _unwrap(node.child_by_field_id(self.fields.function)) or _unwrap(
+        callee = unwrap(node.child_by_field_id(self.fields.function)) or unwrap(
             node.child_by_field_id(self.fields.constructor)
         )
         path = self._path(callee) if callee is not None else None
@@ -2788,12 +2790,12 @@ class _Reader:
         bound = self.bindings.get(path[0])
         if not isinstance(bound, ImportRef) or bound.module in _FRAMEWORK_MODULES:
             return None
-        site = _site(node)
+        site = site_of(node)
         prefix = next(
             (p for f in JAVASCRIPT if f.prefix_option and (p := self._prefix_option(node, f))),
             None,
         )
-        decl = RouterDecl(site, "", _line(node), prefix=prefix, subclass=Sym(path))
+        decl = RouterDecl(site, "", line_of(node), prefix=prefix, subclass=Sym(path))
         self.routers.setdefault(site, decl)
         return RouterRef(site)
 
@@ -2802,7 +2804,7 @@ class _Reader:
         if framework.prefix_option is None:
             return None
         args = self._arguments(node)
-        options = _unwrap(args[0]) if args else None
+        options = unwrap(args[0]) if args else None
         if options is None or options.type != "object":
             return None
         value = self._field(options, framework.prefix_option)
@@ -2820,17 +2822,17 @@ class _Reader:
                 guard = self._early_return(scope, child)
                 if guard is not None:
                     return guard
-            own_function = own_function and scope.type not in _FUNCTIONS
+            own_function = own_function and scope.type not in FUNCTIONS
             if scope.type == "if_statement" and child != scope.child_by_field_id(
                 self.fields.condition
             ):
                 in_else = child.type == "else_clause"
-                test = _unwrap(scope.child_by_field_id(self.fields.condition))
+                test = unwrap(scope.child_by_field_id(self.fields.condition))
             elif scope.type == "ternary_expression" and child != scope.child_by_field_id(
                 self.fields.condition
             ):  # `test ? app.get(...) : app.get(...)` as a statement
                 in_else = child == scope.child_by_field_id(self.fields.alternative)
-                test = _unwrap(scope.child_by_field_id(self.fields.condition))
+                test = unwrap(scope.child_by_field_id(self.fields.condition))
             elif (
                 scope.type == "binary_expression"
                 and child == scope.child_by_field_id(self.fields.right)
@@ -2838,7 +2840,7 @@ class _Reader:
                 in _JOINS
             ):  # `test && app.get(...)`: run when the test holds (`||`: when it fails)
                 in_else = operator == "||"
-                test = _unwrap(scope.child_by_field_id(self.fields.left))
+                test = unwrap(scope.child_by_field_id(self.fields.left))
             read = self._test(test, in_else) if test is not None and in_else is not None else None
             if read is not None:
                 return replace(read, text=self._text(test), in_else=bool(in_else))
@@ -2860,7 +2862,7 @@ class _Reader:
         for statement in reversed(earlier):
             if statement.type != "if_statement" or not self._returns_only(statement):
                 continue
-            test = _unwrap(statement.child_by_field_id(self.fields.condition))
+            test = unwrap(statement.child_by_field_id(self.fields.condition))
             read = self._test(test, True) if test is not None else None
             if read is not None:
                 return replace(read, text=self._text(test), in_else=True, returned=True)
@@ -2879,7 +2881,7 @@ class _Reader:
         """`x`, `!x`, `x === 'lit'`, `x !== 'lit'` (`==`, `!=`; either side), `x` a name or a
         member: `process.env.X` (or a name bound to it) with no default is unset, "" (falsy);
         None for any other test."""
-        test = _unwrap(test) or test
+        test = unwrap(test) or test
         if test.type == "unary_expression":
             operator = self._text(test.child_by_field_id(self.fields.operator))
             operand = test.child_by_field_id(self.fields.argument)
@@ -2921,8 +2923,8 @@ class _Reader:
         operator = self._text(node.child_by_field_id(self.fields.operator))
         if operator not in _EQUALITIES:
             return None
-        left = _unwrap(node.child_by_field_id(self.fields.left))
-        right = _unwrap(node.child_by_field_id(self.fields.right))
+        left = unwrap(node.child_by_field_id(self.fields.left))
+        right = unwrap(node.child_by_field_id(self.fields.right))
         if left is not None and left.type == "string":
             left, right = right, left
         if left is None or right is None or right.type != "string":
@@ -3014,7 +3016,7 @@ class _Reader:
     def _optional_guard(self, call: _Node) -> bool:
         """`expressjwt({ credentialsRequired: false, ... })`: lets anonymous callers through."""
         for arg in self._arguments(call):
-            arg = _unwrap(arg) or arg
+            arg = unwrap(arg) or arg
             if arg.type == "object":
                 value = self._field(arg, "credentialsRequired")
                 if value is not None and value.type == "false":
@@ -3051,7 +3053,7 @@ class _Reader:
         """`T[k].field`, `r.path`, `e[1]` inside an unrolled loop: the literal the file spells
         there, else the lookup kept symbolic with this iteration's key (`CONFIG.users.prefix`
         of an imported `CONFIG`, which the linker reads), else not known (None)."""
-        obj = _unwrap(node.child_by_field_id(self.fields.object))
+        obj = unwrap(node.child_by_field_id(self.fields.object))
         built = (
             self._env.get(self._text(obj)) if obj is not None and obj.type == "identifier" else None
         )
@@ -3068,7 +3070,7 @@ class _Reader:
             key: str | None = self._text(node.child_by_field_id(self.fields.property))
         else:
             key = js_loops.key_of(self, node.child_by_field_id(self.fields.index))
-        index = _unwrap(node.child_by_field_id(self.fields.index))
+        index = unwrap(node.child_by_field_id(self.fields.index))
         if index is not None and index.type == "identifier":  # `TABLE[k]`, `k` an imported key
             keyed = self._env.get(self._text(index))
             if isinstance(keyed, js_loops.Deferred) and not keyed.value:
@@ -3103,14 +3105,14 @@ class _Reader:
         returns = self._returns(node)
         evidence = JS_EVIDENCE.search(text) is not None
         plugin = self._returned_function(node)
-        return Function(name, returns, NO_AUTH, _site(node), evidence, plugin=plugin)
+        return Function(name, returns, NO_AUTH, site_of(node), evidence, plugin=plugin)
 
     def _returned_function(self, function: _Node) -> Expr | None:
         """The function `function` returns, for a register call that is given what a call of
         it makes (`(deps) => async (app) => {...}`, `return fp(async (f) => ...)`, `return
         routes` of a function or `const` declared in its body); `Opaque` where it returns one
         among several (`if (x) return a; return b`: the run time chooses); None otherwise."""
-        body = _unwrap(function.child_by_field_id(self.fields.body))
+        body = unwrap(function.child_by_field_id(self.fields.body))
         if body is None:
             return None
         if body.type != "statement_block":
@@ -3133,11 +3135,11 @@ class _Reader:
     def _function_value(self, node: _Node, block: _Node | None) -> Function | None:
         """`node` as a function value: written there, wrapped by `fastify-plugin`, or a name
         the function's own `block` declares as one."""
-        node = _unwrap(node) or node
-        if node.type in _FUNCTION_VALUES:
+        node = unwrap(node) or node
+        if node.type in FUNCTION_VALUES:
             return self._function(node, "")
         if node.type == "call_expression":
-            wrapper = _unwrap(node.child_by_field_id(self.fields.function))
+            wrapper = unwrap(node.child_by_field_id(self.fields.function))
             inner = self._arguments(node)
             if inner and self._default_of(wrapper) == _SHARED_PLUGIN:  # `fp(async (f) => ...)`
                 wrapped = self._function_value(inner[0], block)
@@ -3154,7 +3156,7 @@ class _Reader:
             elif statement.type in {"lexical_declaration", "variable_declaration"}:
                 for declarator in statement.named_children:
                     target = declarator.child_by_field_id(self.fields.name)
-                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    value = unwrap(declarator.child_by_field_id(self.fields.value))
                     if target is not None and self._text(target) == name and value is not None:
                         return self._function_value(value, None)
         return None
@@ -3162,7 +3164,7 @@ class _Reader:
     def _uncased(self, node: _Node) -> _Node:
         """A method without its case change (`r.method.toLowerCase()` → `r.method`): methods
         are named in upper case whatever their spelling."""
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         callee = (
             node.child_by_field_id(self.fields.function) if node.type == "call_expression" else None
         )
@@ -3195,7 +3197,7 @@ class _Reader:
         export called where it is required (`require('./routes/shop')(passport)`, a factory
         whose return value is mounted) is read like `make(passport)` of `const make =
         require('./routes/shop')`, arguments or none: its return value with them bound."""
-        function = _unwrap(node.child_by_field_id(self.fields.function))
+        function = unwrap(node.child_by_field_id(self.fields.function))
         path = self._path(function)
         required = (
             self._expr(function) if path is not None and path[:2] == ("require", CALL) else None
@@ -3217,13 +3219,11 @@ class _Reader:
         arguments = self._arguments(node)
         read: dict[int, Expr] = {}  # each function or name argument, read once
         for index, a in enumerate(arguments):
-            kind = (_unwrap(a) or a).type
+            kind = (unwrap(a) or a).type
             if (
-                kind in _FUNCTION_VALUES
+                kind in FUNCTION_VALUES
                 or kind in {"identifier", "member_expression"}
-                or (
-                    kind in {"call_expression", "new_expression"} and self._creates(_unwrap(a) or a)
-                )
+                or (kind in {"call_expression", "new_expression"} and self._creates(unwrap(a) or a))
             ):  # `attach(express.Router())`: the router made there, passed in
                 value = self._expr(a)
                 if value is not None:
@@ -3233,14 +3233,14 @@ class _Reader:
         args = list(read.values())
         passed: list[Expr] = []  # every argument in its place (a helper's call)
         for index, a in enumerate(arguments):
-            kind = (_unwrap(a) or a).type
-            bare = _unwrap(a) or a
+            kind = (unwrap(a) or a).type
+            bare = unwrap(a) or a
             if kind == "identifier" and not (self._env and self._text(bare) in self._env):
                 # a parameter of the function it is written in, else as read above
                 given = self._param(bare, self._text(bare)) or read.get(index)
             elif kind == "member_expression" and not self._env:
                 given = self._param_member(bare) or read.get(index)
-            elif kind in {"identifier", "member_expression"} or kind in _FUNCTION_VALUES:
+            elif kind in {"identifier", "member_expression"} or kind in FUNCTION_VALUES:
                 given = read.get(index)
             elif index in read:
                 given = read[index]
@@ -3258,21 +3258,21 @@ class _Reader:
             self._made_passed.add(node.start_byte)
             kept = tuple(value if isinstance(value, _PASSED) else None for value in passed)
             scope = self._enclosing(node)
-            self.invocations.append(Invocation(callee, kept, (), _line(node), None, scope))
-        return Call(callee, tuple(args), tuple(passed), _line(node))
+            self.invocations.append(Invocation(callee, kept, (), line_of(node), None, scope))
+        return Call(callee, tuple(args), tuple(passed), line_of(node))
 
     def _mapped(self, node: _Node) -> Mapped | None:
         """`items.map(item => value)` (`flatMap`, `filter` too, `filter(Boolean)`, `flat()`,
         `Array.from(items, item => value)`): the list built from `items`, the callback's
         value read with its item as a parameter (`Mapped`); None for any other call."""
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         if callee is None or callee.type != "member_expression":
             return None
         method = self._text(callee.child_by_field_id(self.fields.property))
-        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        head = unwrap(callee.child_by_field_id(self.fields.object))
         args = self._arguments(node)
         if method == "from" and head is not None and self._text(head) == "Array" and args:
-            head, args, method = _unwrap(args[0]), args[1:], "map" if len(args) > 1 else "flat"
+            head, args, method = unwrap(args[0]), args[1:], "map" if len(args) > 1 else "flat"
         if head is not None and method == "concat":  # `a.concat(b, [c])`: the lists joined
             joined = [self._field_value(part) for part in (head, *args)]
             if any(part is None for part in joined):
@@ -3283,7 +3283,7 @@ class _Reader:
         if method == "flat":
             source = self._value(head)
             return Mapped(source, "flat") if source is not None and not args else None
-        callback = _unwrap(args[0]) if args else None
+        callback = unwrap(args[0]) if args else None
         if callback is None:
             return None
         # `['a', 'b'].map(...)`: a list written there (no route table: its items as read)
@@ -3298,13 +3298,13 @@ class _Reader:
             # `items.map(toRoute)`: as `items.map(x => toRoute(x))`, the function the file
             # declares or imports called with each item; `items.map(scoped(['admin']))`: the
             # function that call returns, called with each item
-            site = _site(callback)
+            site = site_of(callback)
             item = Param(site, 0, _ITEM, Sym((_ITEM,)))
             return Mapped(source, method, site, Apply(made or Sym(named or ()), (item,)))
-        if callback.type not in _FUNCTION_VALUES:
+        if callback.type not in FUNCTION_VALUES:
             return None
         value = self._returns(callback)
-        return Mapped(source, method, _site(callback), value or Opaque())
+        return Mapped(source, method, site_of(callback), value or Opaque())
 
     def _made_callback(self, callback: _Node) -> Apply | None:
         """A callback that is what a call of a function the module binds returns (its own or
@@ -3319,7 +3319,7 @@ class _Reader:
 
     def _reduce_call(self, node: _Node) -> tuple[_Node, list[_Node]] | None:
         """`x.reduce(callback, initial)`: its callee and its two arguments; None otherwise."""
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         args = self._arguments(node)
         if (
             callee is None
@@ -3339,13 +3339,13 @@ class _Reader:
         if reduce is None:
             return None
         _, args = reduce
-        callback = _unwrap(args[0])
+        callback = unwrap(args[0])
         accumulator = self._first_parameter(callback) if callback is not None else None
-        if callback is None or callback.type not in _FUNCTION_VALUES or accumulator is None:
+        if callback is None or callback.type not in FUNCTION_VALUES or accumulator is None:
             return None
         given = js_loops.returned(self, callback)
         while given is not None and given.type == "call_expression":  # `router.get(...)`
-            function = _unwrap(given.child_by_field_id(self.fields.function))
+            function = unwrap(given.child_by_field_id(self.fields.function))
             if function is None or function.type not in {
                 "member_expression",
                 "subscript_expression",
@@ -3354,7 +3354,7 @@ class _Reader:
             verb = function.child_by_field_id(self.fields.property)
             if function.type == "member_expression" and self._text(verb) not in _CALLED:
                 return None
-            given = _unwrap(function.child_by_field_id(self.fields.object))
+            given = unwrap(function.child_by_field_id(self.fields.object))
         if given is None or self._text(given) != self._text(accumulator):
             return None
         return self._expr(args[1])
@@ -3367,11 +3367,11 @@ class _Reader:
         if reduce is None:
             return None
         callee, args = reduce
-        callback, init = _unwrap(args[0]), _unwrap(args[1])
-        head = _unwrap(callee.child_by_field_id(self.fields.object))
+        callback, init = unwrap(args[0]), unwrap(args[1])
+        head = unwrap(callee.child_by_field_id(self.fields.object))
         if (
             callback is None
-            or callback.type not in _FUNCTION_VALUES
+            or callback.type not in FUNCTION_VALUES
             or init is None
             or init.type != "array"
             or init.named_children
@@ -3385,7 +3385,7 @@ class _Reader:
         name = self._text(accumulator)
         added: _Node | None = None
         if given.type == "call_expression":  # `all.concat(v)`
-            function = _unwrap(given.child_by_field_id(self.fields.function))
+            function = unwrap(given.child_by_field_id(self.fields.function))
             parts = self._arguments(given)
             if (
                 function is not None
@@ -3414,7 +3414,7 @@ class _Reader:
             )
         finally:
             self._scoped = scoped
-        return Mapped(source, "reduce", _site(callback), value or Opaque())
+        return Mapped(source, "reduce", site_of(callback), value or Opaque())
 
     def _named_function(self, name: _Node) -> _Node | None:
         """What a callback given by name (`list.forEach(register)`) runs: the function the
@@ -3428,14 +3428,14 @@ class _Reader:
         text = self._text(name)
         value = self._declared(name)
         if value is not None:
-            return value if value.type in _FUNCTION_VALUES else None
+            return value if value.type in FUNCTION_VALUES else None
         scope = name.parent
         while scope is not None:
             if scope.type in {"statement_block", "program"}:
                 for statement in scope.named_children:
                     node = statement.child_by_field_id(self.fields.declaration) or statement
                     named = node.child_by_field_id(self.fields.name)
-                    if node.type in _FUNCTIONS and named is not None and self._text(named) == text:
+                    if node.type in FUNCTIONS and named is not None and self._text(named) == text:
                         return node
             scope = scope.parent
         bound = self.bindings.get(text)
@@ -3446,7 +3446,7 @@ class _Reader:
     def _choice(self, node: _Node) -> Choice | None:
         """`test ? a : b` read while reading a value (`_scoped`): the test as a `Choice` reads
         it (`x`, `!x`, `typeof x === 'string'`, `Array.isArray(x)`), else None."""
-        condition = _unwrap(node.child_by_field_id(self.fields.condition))
+        condition = unwrap(node.child_by_field_id(self.fields.condition))
         then = self._field_value(node.child_by_field_id(self.fields.consequence))
         otherwise = self._field_value(node.child_by_field_id(self.fields.alternative))
         if condition is None or then is None or otherwise is None:
@@ -3457,11 +3457,11 @@ class _Reader:
             and self._text(condition.child_by_field_id(self.fields.operator)) == "!"
         ):
             negated = not negated
-            condition = _unwrap(condition.child_by_field_id(self.fields.argument)) or condition
+            condition = unwrap(condition.child_by_field_id(self.fields.argument)) or condition
         test, tested = "truthy", condition
         if condition.type == "binary_expression":
             operator = self._text(condition.child_by_field_id(self.fields.operator))
-            sides = [_unwrap(condition.child_by_field_id(f)) for f in (self.fields.left,
+            sides = [unwrap(condition.child_by_field_id(f)) for f in (self.fields.left,
                      self.fields.right)]  # fmt: skip
             typeof = next((x for x in sides if x is not None and x.type == "unary_expression"
                            and self._text(x.child_by_field_id(self.fields.operator)) == "typeof"),
@@ -3471,7 +3471,7 @@ class _Reader:
             if operator not in _EQUALITY or typeof is None or named not in _TYPES:
                 return None
             test = named
-            tested = _unwrap(typeof.child_by_field_id(self.fields.argument)) or typeof
+            tested = unwrap(typeof.child_by_field_id(self.fields.argument)) or typeof
             negated = negated != operator.startswith("!")
         elif condition.type == "call_expression":
             callee = self._text(condition.child_by_field_id(self.fields.function))
@@ -3524,7 +3524,7 @@ class _Reader:
         """What a router-position expression stands for: a name no binding of the module gives
         but a parameter of an enclosing function is a `Param` (its callers say which router
         it is), anything else as `_expr` reads it."""
-        node = self._unchained(_unwrap(node) or node)
+        node = self._unchained(unwrap(node) or node)
         if node.type == "identifier":
             name = self._text(node)
             bound = self.bindings.get(name)
@@ -3552,7 +3552,7 @@ class _Reader:
             app = self._loader_app(node)
             if app is not None:  # `app.context.loader.mainRouter.get('/')`
                 return self._owner(app)
-            base = _unwrap(node.child_by_field_id(self.fields.object))
+            base = unwrap(node.child_by_field_id(self.fields.object))
             name = self._text(node.child_by_field_id(self.fields.property))
             if (
                 name in _HOOK_APPS
@@ -3578,7 +3578,7 @@ class _Reader:
         its own), as for a local declared once; else the local under its own name."""
         scoped = self._expr(node)
         held = self.bindings.get(scoped.path[0]) if isinstance(scoped, Sym) else None
-        value = _unwrap(declarator.child_by_field_id(self.fields.value))
+        value = unwrap(declarator.child_by_field_id(self.fields.value))
         if not isinstance(held, Param) and value is not None and value.type == "identifier":
             held = self._owner(value)  # `const app = root`: the parameter itself
         if isinstance(held, Param) and self._within(node, held.function):
@@ -3589,7 +3589,7 @@ class _Reader:
         """Whether `node` is inside the function whose site is `function`."""
         scope = node.parent
         while scope is not None:
-            if scope.type in _FUNCTIONS and _site(scope) == function:
+            if scope.type in FUNCTIONS and site_of(scope) == function:
                 return True
             scope = scope.parent
         return False
@@ -3601,7 +3601,7 @@ class _Reader:
         props: list[str] = []
         while node.type == "member_expression" and len(props) < 8:
             props.insert(0, self._text(node.child_by_field_id(self.fields.property)))
-            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            node = unwrap(node.child_by_field_id(self.fields.object)) or node
             if tuple(props) in _LOADER_MEMBERS:
                 return node
         return None
@@ -3611,7 +3611,7 @@ class _Reader:
         hook, which the framework's loader calls with its application."""
         scope = node.parent
         while scope is not None:
-            if scope.type in _FUNCTIONS:
+            if scope.type in FUNCTIONS:
                 params = scope.child_by_field_id(self.fields.parameters)
                 for param in params.named_children if params is not None else ():
                     pattern = param
@@ -3621,7 +3621,7 @@ class _Reader:
                         c.type == "shorthand_property_identifier_pattern" and self._text(c) == name
                         for c in pattern.named_children
                     ):
-                        return self._hook_app(_site(scope), name, scope)
+                        return self._hook_app(site_of(scope), name, scope)
             scope = scope.parent
         return None
 
@@ -3631,23 +3631,23 @@ class _Reader:
         site = f"{function}:{name}"
         if site not in self.routers:
             self.routers[site] = RouterDecl(
-                site, EXPRESS, _line(node), auth=Auth((Opaque(),)), app=True
+                site, EXPRESS, line_of(node), auth=Auth((Opaque(),)), app=True
             )
         return RouterRef(site)
 
     def _param_of(self, function: _Node, name: str) -> Param | None:
         """`name` as a parameter of `function` (`js_scopes` found which one)."""
         index = self._param_index(function, name)
-        return Param(_site(function), index, name, Sym((name,))) if index is not None else None
+        return Param(site_of(function), index, name, Sym((name,))) if index is not None else None
 
     def _param(self, node: _Node, name: str) -> Param | None:
         """`name` as a parameter of the nearest enclosing function that declares it."""
         scope = node.parent
         while scope is not None:
-            if scope.type in _FUNCTIONS:
+            if scope.type in FUNCTIONS:
                 index = self._param_index(scope, name)
                 if index is not None:
-                    return Param(_site(scope), index, name, Sym((name,)))
+                    return Param(site_of(scope), index, name, Sym((name,)))
             scope = scope.parent
         return None
 
@@ -3687,10 +3687,10 @@ class _Reader:
                 if method:  # the constructor too: what a `new` site calls
                     fields.setdefault(method, self._method_value(member, method))
             elif member.type in _CLASS_FIELDS:  # `static up = (app) => ...`
-                value = _unwrap(member.child_by_field_id(self.fields.value))
+                value = unwrap(member.child_by_field_id(self.fields.value))
                 named = member.child_by_field_name(_CLASS_FIELDS[member.type])
                 field = self._text(named)
-                if field and value is not None and value.type in _FUNCTION_VALUES:
+                if field and value is not None and value.type in FUNCTION_VALUES:
                     fields.setdefault(field, self._function(value, field))
                 elif field and value is not None and value.type == "new_expression":
                     made = self._expr(value)  # `static shared = new Hub()`: an instance
@@ -3745,13 +3745,13 @@ class _Reader:
             call = member.parent if member is not None else None
             if call is None or call.type != "call_expression" or self._reduced(call) is None:
                 continue
-            callback, init = (_unwrap(a) for a in self._arguments(call))
+            callback, init = (unwrap(a) for a in self._arguments(call))
             value = self._expr(init)
             if callback is None or value is None:
                 continue
             target = self._function(callback, "")
             self.invocations.append(
-                Invocation(target, (value,), (), _line(call), None, self._enclosing(call))
+                Invocation(target, (value,), (), line_of(call), None, self._enclosing(call))
             )
 
     def _named_callback_invocations(self, root: _Node) -> None:
@@ -3793,7 +3793,7 @@ class _Reader:
             if not path:
                 continue
             target = Sym(path)
-            line, scope = _line(call), self._enclosing(call)
+            line, scope = line_of(call), self._enclosing(call)
             if items is None or len(items) > js_loops.MAX_ITERATIONS:
                 self.invocations.append(Invocation(target, (None,), (), line, None, scope))
                 continue
@@ -3824,7 +3824,7 @@ class _Reader:
             )
             callee = Sym((*made, "constructor"))
             self.invocations.append(
-                Invocation(callee, passed, (), _line(call), None, self._enclosing(call))
+                Invocation(callee, passed, (), line_of(call), None, self._enclosing(call))
             )
 
     def _own_class(self, name: str) -> bool:
@@ -3942,7 +3942,7 @@ class _Reader:
         """An argument of a call that may pass a route table, as `_value` reads it (a literal
         table of route options: each entry where it is written), else a list literal as
         `_list_value` reads it (`[...Routes.api(deps), extra]`: the parts joined)."""
-        bare = _unwrap(node) or node
+        bare = unwrap(node) or node
         if bare.type == "identifier":
             held = self._local_initializer(bare)  # `const table = Routes.api(x)` before it
             if held is not None and held.end_byte < bare.start_byte and self._made_table(held):
@@ -3962,7 +3962,7 @@ class _Reader:
         function the file declares, a relative import's): where the linker cannot read it, it
         is a finding at the call, not a table silently dropped. `packages`: a package's
         function or value counts (only for the argument itself)."""
-        argument = _unwrap(argument) or argument
+        argument = unwrap(argument) or argument
         if argument.type == "array":
             return True  # `boot(port, [{ method, path, handler }])`
         if argument.type in {"ternary_expression", "binary_expression"}:
@@ -3988,7 +3988,7 @@ class _Reader:
             )
             if head is None:
                 return False
-            argument = _unwrap(head) or head
+            argument = unwrap(head) or head
         if argument.type != "identifier":
             return False
         name = self._text(argument)  # `require('kit').table()`: a package's, a finding there
@@ -4007,7 +4007,7 @@ class _Reader:
             return None
         found = self._declared_once(body, self._text(node))
         value = found.child_by_field_id(self.fields.value) if found is not None else None
-        return _unwrap(value) or value if value is not None else None
+        return unwrap(value) or value if value is not None else None
 
     def _passed_on(self, argument: _Node) -> bool:
         """Whether `argument` is a parameter of a function the call is written in."""
@@ -4040,7 +4040,7 @@ class _Reader:
             self._env = env
             passed = tuple(value if isinstance(value := read(a), kept) else None for a in arguments)
             if not needed or any(isinstance(a, needed) for a in passed):
-                self.invocations.append(Invocation(target, passed, (), _line(call), None, scope))
+                self.invocations.append(Invocation(target, passed, (), line_of(call), None, scope))
                 recorded = True
         self._env = {}
         return recorded
@@ -4072,7 +4072,7 @@ class _Reader:
             if callee is None or callee.type not in {"identifier", "member_expression"}:
                 continue
             if callee.type == "member_expression":
-                owner = _unwrap(callee.child_by_field_id(self.fields.object))
+                owner = unwrap(callee.child_by_field_id(self.fields.object))
                 if owner is not None and owner.type == "identifier":
                     bound = self.bindings.get(self._text(owner))
                     if isinstance(bound, RouterRef | ImportRef) and not self._may_be(bound):
@@ -4108,26 +4108,26 @@ class _Reader:
                 or not any(self._handler_like(a) for a in arguments[at + 1 :])
             ):
                 continue
-            owner = _unwrap(callee.child_by_field_id(self.fields.object))
+            owner = unwrap(callee.child_by_field_id(self.fields.object))
             receiver = self._expr(owner) if owner is not None and owner.type != "this" else None
             if owner is not None and owner.type == "this":  # an instance of its class
                 cls = self._class_of(call)
                 receiver = Sym((cls, CALL)) if cls is not None else None
             method = self._text(callee.child_by_field_id(self.fields.property))
             if receiver is not None:
-                self.path_calls.append(PathCall(receiver, method, path, _line(call)))
+                self.path_calls.append(PathCall(receiver, method, path, line_of(call)))
 
     def _handler_like(self, node: _Node) -> bool:
         """Whether an argument is a handler: a function written there, a call wrapping one
         (`asyncHandler(async (req) => …)`), or a name of the project's code."""
-        node = _unwrap(node) or node
-        if node.type in _FUNCTION_VALUES:
+        node = unwrap(node) or node
+        if node.type in FUNCTION_VALUES:
             return True
         if node.type == "call_expression":
             args = node.child_by_field_id(self.fields.arguments)
-            return args is not None and any(a.type in _FUNCTION_VALUES for a in args.named_children)
+            return args is not None and any(a.type in FUNCTION_VALUES for a in args.named_children)
         while node.type == "member_expression":
-            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            node = unwrap(node.child_by_field_id(self.fields.object)) or node
             if node.type == "this":
                 return True  # `this.handler`, `this.ctrl.list`
         if node.type != "identifier":
@@ -4175,7 +4175,7 @@ class _Reader:
     def _enclosing(self, node: _Node) -> str:
         """The site of the function `node` is written in ("" at the top level)."""
         scope = _function_of(node)
-        return _site(scope) if scope is not None else ""
+        return site_of(scope) if scope is not None else ""
 
     def _ref(self, module: str, attr: str | None) -> ImportRef:
         return ImportRef(module, attr, self.path)
@@ -4187,8 +4187,8 @@ class _Reader:
         where the scan shows it, else the default written here (`Fallback`); None for any
         other binary or conditional expression."""
         if node.type == "ternary_expression":
-            condition = _unwrap(node.child_by_field_id(self.fields.condition))
-            chosen = _unwrap(node.child_by_field_id(self.fields.consequence))
+            condition = unwrap(node.child_by_field_id(self.fields.condition))
+            chosen = unwrap(node.child_by_field_id(self.fields.consequence))
             default = node.child_by_field_id(self.fields.alternative)
             if condition is None or chosen is None or default is None:
                 return None
@@ -4213,7 +4213,7 @@ class _Reader:
         ... })` (`Schema`), a JSON schema built with fluent-json-schema (read as the schema it
         builds), `new Confidence.Store(document)` (the document), and `config.get('a.b')` or
         `store.get('/a/b')` (that member); None for any other call."""
-        callee = _unwrap(
+        callee = unwrap(
             node.child_by_field_id(self.fields.function)
             or node.child_by_field_id(self.fields.constructor)
         )
@@ -4226,7 +4226,7 @@ class _Reader:
             if isinstance(where, int):
                 schema = self._expr(args[where]) if where < len(args) else None
             else:
-                options = _unwrap(args[0])
+                options = unwrap(args[0])
                 value = (
                     self._field(options, where) if options and options.type == "object" else None
                 )
@@ -4240,7 +4240,7 @@ class _Reader:
             return self._fluent(node)
         member = self._text(callee.child_by_field_id(self.fields.property))
         key = self._string(args[0]) if member == "get" and len(args) == 1 else None
-        owner = _unwrap(callee.child_by_field_id(self.fields.object))
+        owner = unwrap(callee.child_by_field_id(self.fields.object))
         base = self._path(owner) if key is not None and owner is not None else None
         if key is None or owner is None or base is None or self._creates(owner) is not None:
             return None
@@ -4252,7 +4252,7 @@ class _Reader:
         """Whether `callee` is a confidence store's class: `Confidence.Store` on the package's
         default export, or `Store` imported from it (`require('confidence').Store`)."""
         if callee.type == "member_expression":
-            owner = _unwrap(callee.child_by_field_id(self.fields.object))
+            owner = unwrap(callee.child_by_field_id(self.fields.object))
             made = self._text(callee.child_by_field_id(self.fields.property))
             return made == "Store" and self._default_of(owner) in _STORES
         bound = self.bindings.get(self._text(callee)) if callee.type == "identifier" else None
@@ -4270,11 +4270,11 @@ class _Reader:
     def _field_value(self, node: _Node | None) -> Expr | None:
         """An object's field as `_expr` reads it, and a list that is no route table as its
         items (`register: { plugins: ['./a', { plugin: './b' }] }`, a manifest's)."""
-        bare = _unwrap(node) if self._booleans else None
+        bare = unwrap(node) if self._booleans else None
         if bare is not None and bare.type in {"true", "false"}:
             return Lit("true" if bare.type == "true" else "")
         value = self._expr(node)
-        node = _unwrap(node)
+        node = unwrap(node)
         if value is not None or node is None or node.type != "array":
             return value
         return self._list_value(node)
@@ -4316,10 +4316,10 @@ class _Reader:
     def _fluent_root(self, node: _Node) -> bool:
         """Whether `node` is a chain of calls on fluent-json-schema's default export."""
         while node.type == "call_expression":
-            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            callee = unwrap(node.child_by_field_id(self.fields.function))
             if callee is None or callee.type != "member_expression":
                 return False
-            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+            node = unwrap(callee.child_by_field_id(self.fields.object)) or node
         return self._default_of(node) in _FLUENT_SCHEMAS
 
     def _fluent(self, node: _Node) -> Namespace:
@@ -4329,21 +4329,19 @@ class _Reader:
         properties: list[tuple[str, Expr]] = []
         fields: list[tuple[str, Expr]] = []
         while node.type == "call_expression":
-            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            callee = unwrap(node.child_by_field_id(self.fields.function))
             if callee is None or callee.type != "member_expression":
                 break
             step = self._text(callee.child_by_field_id(self.fields.property))
             args = self._arguments(node)
             if step == "prop" and args:
                 name = self._string(args[0])
-                value = (
-                    self._fluent(_unwrap(args[1]) or args[1]) if len(args) > 1 else Namespace(())
-                )
+                value = self._fluent(unwrap(args[1]) or args[1]) if len(args) > 1 else Namespace(())
                 if name is not None:
                     properties.insert(0, (name, value))
             elif step == "default" and args:
                 fields.append(("default", self._expr(args[0]) or Opaque()))
-            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+            node = unwrap(callee.child_by_field_id(self.fields.object)) or node
         if properties:
             fields.append(("properties", Namespace(tuple(properties))))
         return Namespace(tuple(fields))
@@ -4352,7 +4350,7 @@ class _Reader:
         """`fastify.register(fastifyEnv, { schema, confKey })`: the instance is decorated with
         the configuration its JSON schema validates (`fastify.config.PREFIX`): bound under a
         name no code spells, which the linker reads for a member of an instance."""
-        options = _unwrap(options) or options
+        options = unwrap(options) or options
         schema: Expr = Opaque()
         if options.type == "object":
             key = self._string(self._field(options, "confKey"))
@@ -4367,7 +4365,7 @@ class _Reader:
     def _plugin_options(self, node: _Node | None, framework: Framework) -> Expr | None:
         """What a registered plugin function is given as its options (its second parameter):
         Fastify's register options, hapi's `{ plugin, options }` entry's `options`."""
-        node = _unwrap(node)
+        node = unwrap(node)
         if node is None:
             return None
         if framework.plugin_key:
@@ -4384,7 +4382,7 @@ class _Reader:
             if prop is None or prop.type != "property_identifier":
                 return None
             props.insert(0, self._text(prop))
-            node = _unwrap(node.child_by_field_id(self.fields.object)) or node
+            node = unwrap(node.child_by_field_id(self.fields.object)) or node
         if node.type != "identifier" or not props:
             return None
         name = self._text(node)
@@ -4398,25 +4396,25 @@ class _Reader:
         return the instance (`_CHAINED`), so the owner of a chained call is the first one's
         (TypeScript's type arguments, `as`, `!` and `satisfies` on a link change nothing)."""
         while node.type == "call_expression":
-            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            callee = unwrap(node.child_by_field_id(self.fields.function))
             if callee is None or callee.type != "member_expression":
                 break
             if self._text(callee.child_by_field_id(self.fields.property)) not in _CHAINED:
                 break
-            node = _unwrap(callee.child_by_field_id(self.fields.object)) or node
+            node = unwrap(callee.child_by_field_id(self.fields.object)) or node
         return node
 
     def _chain_root(self, owner: _Node) -> tuple[Expr, str] | None:
         """`app.withTypeProvider().unknown()` as a route's owner: (what the chain's first
         object stands for, `unknown`), the link no record says returns the instance; None for
         a chain of known links, a call that makes a router, or no chain at all."""
-        node = self._unchained(_unwrap(owner) or owner)
+        node = self._unchained(unwrap(owner) or owner)
         if node.type != "call_expression" or self._creates(node) is not None:
             return None
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         if callee is None or callee.type != "member_expression":
             return None
-        base = _unwrap(callee.child_by_field_id(self.fields.object))
+        base = unwrap(callee.child_by_field_id(self.fields.object))
         root = self._owner(base) if base is not None else None
         link = self._text(callee.child_by_field_id(self.fields.property))
         return (root, link) if root is not None and link else None
@@ -4428,7 +4426,7 @@ class _Reader:
         early when the variable is unset: `if (value === undefined) return fallback`); a call
         of another function of the project's with the parameters passed on (`Apply`). Other
         calls and several returns are not read."""
-        body = _unwrap(function.child_by_field_id(self.fields.body))
+        body = unwrap(function.child_by_field_id(self.fields.body))
         if body is None:
             return None
         if body.type == "statement_block":
@@ -4440,7 +4438,7 @@ class _Reader:
                 return None
             if _valued_returns(body) > 1:  # `if (x) return a; return b`: a test it can read
                 return self._branched_return(function, body)
-            body = _unwrap(returned[0].named_children[0])
+            body = unwrap(returned[0].named_children[0])
         if body is not None and (flag := self._flag(body)) is not None:
             return flag  # `return ['pre', 'prd'].includes(env)`: a test read as a value
         if body is not None and (listed := js_pushed.local_list(self, body)) is not None:
@@ -4459,7 +4457,7 @@ class _Reader:
             return None
         elif body is not None and body.type in _ASSIGNMENTS:
             # `return Hub.instance ??= new Hub()`: the field, once the assignment ran
-            body = _unwrap(body.child_by_field_id(self.fields.left))
+            body = unwrap(body.child_by_field_id(self.fields.left))
             if body is None or body.type != "member_expression":
                 return None
         elif body is None or body.type not in _RETURNED:
@@ -4488,7 +4486,7 @@ class _Reader:
         if taken is not None and taken.type == "statement_block":
             inner = [c for c in taken.named_children if c.type != "comment"]
             taken = inner[0] if len(inner) == 1 else None
-        condition = _unwrap(branch.child_by_field_id(self.fields.condition))
+        condition = unwrap(branch.child_by_field_id(self.fields.condition))
         if condition is None or taken is None:
             return None
         parts = [taken, last]
@@ -4517,14 +4515,14 @@ class _Reader:
         flag as the linker tells it): `list.includes(x)` of a literal list of strings,
         `x === 'lit'`, `!test`; with `truthy`, any other name, member or call too (the truth
         of what it gives: a helper's flag, `this._protected(env)`). None otherwise."""
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         negated = False
         while (
             node.type == "unary_expression"
             and self._text(node.child_by_field_id(self.fields.operator)) == "!"
         ):
             negated = not negated
-            node = _unwrap(node.child_by_field_id(self.fields.argument)) or node
+            node = unwrap(node.child_by_field_id(self.fields.argument)) or node
         scoped, self._scoped = self._scoped, True
         try:
             read = self._included(node) or (
@@ -4541,15 +4539,15 @@ class _Reader:
         """`['pre', 'prd'].includes(x)`: whether `x` is one of the literal strings."""
         if node.type != "call_expression":
             return None
-        callee = _unwrap(node.child_by_field_id(self.fields.function))
+        callee = unwrap(node.child_by_field_id(self.fields.function))
         args = self._arguments(node)
         if callee is None or callee.type != "member_expression" or len(args) != 1:
             return None
         if self._text(callee.child_by_field_id(self.fields.property)) != "includes":
             return None
-        listed = self._array_items(_unwrap(callee.child_by_field_id(self.fields.object)))
-        against = [self._string(_unwrap(item)) for item in listed or ()]
-        tested = self._tested(_unwrap(args[0]) or args[0])
+        listed = self._array_items(unwrap(callee.child_by_field_id(self.fields.object)))
+        against = [self._string(unwrap(item)) for item in listed or ()]
+        tested = self._tested(unwrap(args[0]) or args[0])
         if not against or None in against or tested is None:
             return None
         literals = tuple(Lit(a) for a in against if a is not None)
@@ -4560,18 +4558,18 @@ class _Reader:
         (`Router().get('/a', h).use(auth)`), which give back the router they are called on."""
         node: _Node | None = call
         while node is not None and node.type == "call_expression":
-            callee = _unwrap(node.child_by_field_id(self.fields.function))
+            callee = unwrap(node.child_by_field_id(self.fields.function))
             if callee is None or callee.type != "member_expression":
                 break
             if self._text(callee.child_by_field_id(self.fields.property)) not in _CALLED | _CHAINED:
                 break
-            node = _unwrap(callee.child_by_field_id(self.fields.object))
+            node = unwrap(callee.child_by_field_id(self.fields.object))
         return node is not None and self._creates(node) is not None
 
     def _applied(self, call: _Node) -> Apply | None:
         """`return readSetting(key, fallback)`: a call of a function the module binds (its own
         or imported), with what this function's parameters pass, for the linker to follow."""
-        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        callee = unwrap(call.child_by_field_id(self.fields.function))
         if callee is None or callee.type != "identifier":
             return None
         if not isinstance(self.bindings.get(self._text(callee)), Function | ImportRef):
@@ -4588,14 +4586,14 @@ class _Reader:
             if statement.type in {"lexical_declaration", "variable_declaration"}:
                 for declarator in statement.named_children:
                     target = declarator.child_by_field_id(self.fields.name)
-                    value = _unwrap(declarator.child_by_field_id(self.fields.value))
+                    value = unwrap(declarator.child_by_field_id(self.fields.value))
                     environ = value is not None and self._text(value).startswith("process.env")
                     if target is not None and environ:
                         read.add(self._text(target))
                 continue
             if statement.type != "if_statement" or not read:
                 return None
-            condition = _unwrap(statement.child_by_field_id(self.fields.condition))
+            condition = unwrap(statement.child_by_field_id(self.fields.condition))
             taken = statement.child_by_field_id(self.fields.consequence)
             if taken is not None and taken.type == "statement_block" and taken.named_children:
                 taken = taken.named_children[0] if len(taken.named_children) == 1 else None
@@ -4616,7 +4614,7 @@ class _Reader:
     def _forwarded(self, call: _Node) -> Keyed | None:
         """`return store.get(key, criteria)` in a `get(key)` of the project's: what the store
         gives for the key the caller passes (a parameter, bound once linked)."""
-        callee = _unwrap(call.child_by_field_id(self.fields.function))
+        callee = unwrap(call.child_by_field_id(self.fields.function))
         args = self._arguments(call)
         if callee is None or callee.type != "member_expression" or not args:
             return None
@@ -4639,17 +4637,17 @@ class _Reader:
                     for declarator in statement.named_children:
                         target = declarator.child_by_field_id(self.fields.name)
                         if target is not None and self._text(target) == text:
-                            return _unwrap(declarator.child_by_field_id(self.fields.value))
+                            return unwrap(declarator.child_by_field_id(self.fields.value))
             scope = scope.parent
         return None
 
     def _mark_shared(self, value: _Node | None) -> None:
         """`module.exports = fp(plugin)`: a plugin loader runs it on its parent itself."""
-        value = _unwrap(value)
+        value = unwrap(value)
         if value is None or value.type != "call_expression":
             return
         if (
-            self._default_of(_unwrap(value.child_by_field_id(self.fields.function)))
+            self._default_of(unwrap(value.child_by_field_id(self.fields.function)))
             == _SHARED_PLUGIN
         ):
             self.bindings[SHARED] = Lit("default")
@@ -4658,17 +4656,17 @@ class _Reader:
         """`Glue.compose(manifest, { relativeTo: __dirname })`: the app made here, its plugins
         listed by the manifest (read by the linker, which follows the manifest where it is
         written: a literal, a module, a confidence store's document)."""
-        framework = _COMPOSERS.get(self._default_of(_unwrap(owner)) or "")
+        framework = _COMPOSERS.get(self._default_of(unwrap(owner)) or "")
         if framework is None:
             return
-        site = _site(node)
-        self.routers.setdefault(site, RouterDecl(site, framework.key, _line(node), app=True))
+        site = site_of(node)
+        self.routers.setdefault(site, RouterDecl(site, framework.key, line_of(node), app=True))
         relative: str | None = None
-        options = _unwrap(args[1]) if len(args) > 1 else None
+        options = unwrap(args[1]) if len(args) > 1 else None
         if options is not None and options.type == "identifier":
             options = self._declared(options)
         where = (
-            _unwrap(self._field(options, "relativeTo"))
+            unwrap(self._field(options, "relativeTo"))
             if options and options.type == "object"
             else None
         )
@@ -4683,14 +4681,14 @@ class _Reader:
                 relative, module = posixpath.normpath(spelled), True
         manifest = self._value(args[0]) or Opaque()
         self.composes.append(
-            ComposeDecl(site, manifest, relative, _line(node), self._enclosing(node), module)
+            ComposeDecl(site, manifest, relative, line_of(node), self._enclosing(node), module)
         )
 
     # -- nodes -----------------------------------------------------------------------------
 
     def _route_chain(self, owner: _Node) -> tuple[_Node, list[_Node]] | None:
         """For `.get` in `router.route('/x').get(a).post(b)`: (`router`, ['/x'])."""
-        node: _Node | None = _unwrap(owner)
+        node: _Node | None = unwrap(owner)
         while node is not None and node.type == "call_expression":
             callee = node.child_by_field_id(self.fields.function)
             if callee is None or callee.type != "member_expression":
@@ -4702,7 +4700,7 @@ class _Reader:
                 return (target, args[:1]) if args else None
             if prop not in _CALLED or prop == "use":
                 return None
-            node = _unwrap(target)
+            node = unwrap(target)
         return None
 
     def _guard(self, node: _Node) -> Expr:
@@ -4713,7 +4711,7 @@ class _Reader:
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
         `listUsers`); None for an inline function."""
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         if node.type in {"identifier", "member_expression"}:
             return self._text(node)
         if node.type == "call_expression":
@@ -4744,7 +4742,7 @@ class _Reader:
 
     def _path(self, node: _Node | None) -> tuple[str, ...] | None:
         """`a.b().c` → ("a", "b", "()", "c"); None for anything but names, members and calls."""
-        node = _unwrap(node)
+        node = unwrap(node)
         if node is None:
             return None
         if node.type in {"identifier", "property_identifier", "shorthand_property_identifier"}:
@@ -4832,7 +4830,7 @@ def _returns_in(node: _Node) -> list[_Node]:
         current = stack.pop()
         if current.type == "return_statement":
             found.append(current)
-        elif current.type in _FUNCTIONS or current.type in _CLASSES:
+        elif current.type in FUNCTIONS or current.type in _CLASSES:
             continue
         else:
             stack.extend(current.named_children)
@@ -4848,7 +4846,7 @@ def _valued_returns(body: _Node) -> int:
         node = stack.pop()
         if node.type == "return_statement":
             count += bool(node.named_children)
-        elif node.type in _FUNCTIONS or node.type in _CLASSES:
+        elif node.type in FUNCTIONS or node.type in _CLASSES:
             continue
         stack.extend(node.named_children)
     return count
@@ -4860,7 +4858,7 @@ def _defaulted_field(operator: _Node) -> bool:
     parent = operator.parent
     if parent is None or parent.type != "augmented_assignment_expression":
         return False
-    left = _unwrap(parent.child_by_field_name("left"))
+    left = unwrap(parent.child_by_field_name("left"))
     return operator.type in {"??=", "||="} and left is not None and left.type == "member_expression"
 
 
@@ -4923,7 +4921,7 @@ def _named_value(node: _Node) -> bool:
     """Whether `node` is a value being named (declared, assigned, exported), not an argument:
     where a list assembled from tables is read as one (`_spread_table`, `_joined_table`)."""
     parent = node.parent
-    while parent is not None and parent.type in _TRANSPARENT:
+    while parent is not None and parent.type in TRANSPARENT:
         parent = parent.parent
     return parent is not None and parent.type in {
         "variable_declarator", "assignment_expression", "export_statement",
@@ -4932,7 +4930,7 @@ def _named_value(node: _Node) -> bool:
 
 def _path_list(node: _Node) -> list[_Node]:
     """A path argument, or each string of an array of paths."""
-    node = _unwrap(node) or node
+    node = unwrap(node) or node
     return list(node.named_children) if node.type == "array" else [node]
 
 
@@ -4997,41 +4995,12 @@ def _regexp_source(pattern: str) -> str:
 _LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def env_read(name: str) -> Expr:
-    """`process.env.<name>` as an `if` test reads it: a sample environment file's value first,
-    else unset (""); `NODE_ENV` one of both `NODE_ENV_DEFAULTS` (`_Reader._tested`)."""
-    path = ("process", "env", name)
-    if name == "NODE_ENV":
-        return OneOf(
-            tuple(
-                Fallback(Sym(path), Fallback(Opaque(), Lit(value), why), "")
-                for value, why in NODE_ENV_DEFAULTS
-            )
-        )
-    unset = Fallback(Opaque(), Lit(""), f"process.env.{name} unset")
-    return Fallback(Sym(path), unset, "")
-
-
-def _unwrap(node: _Node | None) -> _Node | None:
-    while node is not None and node.type in _TRANSPARENT and node.named_children:
-        node = node.named_children[0]
-    return node
-
-
 def _function_of(node: _Node) -> _Node | None:
     """The function `node` is written in (the nearest one around it); None at the top level."""
     scope = node.parent
-    while scope is not None and scope.type not in _FUNCTIONS:
+    while scope is not None and scope.type not in FUNCTIONS:
         scope = scope.parent
     return scope
-
-
-def _line(node: _Node) -> int:
-    return node.start_point.row + 1
-
-
-def _site(node: _Node) -> str:
-    return f"{node.start_point.row + 1}:{node.start_point.column}"
 
 
 def passed_spans(source: bytes, names: list[bytes]) -> Iterator[tuple[int, int]]:

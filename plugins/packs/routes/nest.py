@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from . import js_facts, nest_config_service, nest_imports
+from . import js_nodes, nest_config_service, nest_imports
 from .frameworks import CONTROLLERS, Bootstrap, Framework
 from .model import (
     NESTJS,
@@ -161,12 +161,12 @@ def _controllers(
         name = reader._text(cls.child_by_field_id(reader.fields.name)) or "controller"
         base = _base(reader, cls)
         if base is not None:
-            bases.append((name, *base, js_facts._line(cls)))
+            bases.append((name, *base, js_nodes.line_of(cls)))
         _guard_class(reader, cls, name)
         if body is None:
             continue
         guards = _guards(reader, decorators)
-        options = js_facts._unwrap(controller[1][0]) if controller and controller[1] else None
+        options = js_nodes.unwrap(controller[1][0]) if controller and controller[1] else None
         declared = reader._field(options, "version") if options is not None else None
         if options is None or options.type != "object":
             declared = None
@@ -200,16 +200,16 @@ def _controllers(
         key = library.key if library is not None else NESTJS
         if controller is None:
             if routes or others:
-                site = f"{js_facts._site(cls)}:base"
-                reader.routers[site] = RouterDecl(site, key, js_facts._line(cls))
+                site = f"{js_nodes.site_of(cls)}:base"
+                reader.routers[site] = RouterDecl(site, key, js_nodes.line_of(cls))
                 reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
                 templates.append((site, name))
                 decorated += ((site, *use) for use in others)
             continue
         for index, prefix in enumerate(_paths(reader, controller[1], library)):
-            site = f"{js_facts._site(cls)}:controller:{index}"
+            site = f"{js_nodes.site_of(cls)}:controller:{index}"
             reader.routers[site] = RouterDecl(
-                site, key, js_facts._line(controller[0]), prefix=_rooted(prefix, library),
+                site, key, js_nodes.line_of(controller[0]), prefix=_rooted(prefix, library),
                 auth=Auth((*guards, Opaque())), app=True,
             )  # fmt: skip
             reader.routes += (replace(r, owner=RouterRef(site)) for r in routes)
@@ -229,7 +229,7 @@ def _other_decorators(
         call = decorator.named_children[0] if decorator.named_children else None
         if call is None or call.type != "call_expression":
             continue
-        callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+        callee = js_nodes.unwrap(call.child_by_field_id(reader.fields.function))
         if callee is None or callee.type != "identifier":
             continue
         bound = reader.bindings.get(reader._text(callee))
@@ -240,7 +240,7 @@ def _other_decorators(
         name = _class_name(reader, callee)
         if name:
             args = tuple(reader._value(a) or Opaque() for a in reader._arguments(call))
-            found.append((name, args, js_facts._line(decorator)))
+            found.append((name, args, js_nodes.line_of(decorator)))
     return found
 
 
@@ -261,7 +261,7 @@ def _composed(
         if not _common(bound):
             continue
         function = call.parent
-        while function is not None and function.type not in js_facts._FUNCTIONS:
+        while function is not None and function.type not in js_nodes.FUNCTIONS:
             function = function.parent
         if function is None:
             continue
@@ -275,10 +275,10 @@ def _composed(
         ]
         verbs: list[tuple[str, Expr | int | None]] = []
         for arg in reader._arguments(call):
-            arg = js_facts._unwrap(arg) or arg
+            arg = js_nodes.unwrap(arg) or arg
             if arg.type != "call_expression":
                 continue
-            callee = js_facts._unwrap(arg.child_by_field_id(reader.fields.function))
+            callee = js_nodes.unwrap(arg.child_by_field_id(reader.fields.function))
             spelled = reader.bindings.get(reader._text(callee)) if callee is not None else None
             if not (
                 isinstance(spelled, ImportRef)
@@ -288,7 +288,7 @@ def _composed(
                 continue
             given = reader._arguments(arg)
             if spelled.attr == _VERSION:  # `Version(v)`: the version of the methods it decorates
-                first = (js_facts._unwrap(given[0]) or given[0]) if given else None
+                first = (js_nodes.unwrap(given[0]) or given[0]) if given else None
                 if first is not None:
                     text = reader._text(first)
                     passed = first.type == "identifier" and text in params
@@ -297,7 +297,7 @@ def _composed(
                 continue
             path: Expr | int | None = None
             if given:
-                first = js_facts._unwrap(given[0]) or given[0]
+                first = js_nodes.unwrap(given[0]) or given[0]
                 text = reader._text(first)
                 path = (
                     params.index(text)
@@ -372,12 +372,12 @@ def _bootstraps(reader: _Reader, root: _Node) -> list[BootstrapDecl]:
             args = [c for c in listed.named_children if c.type != "comment"] if listed else []
         else:
             args = reader._arguments(call)
-        line = js_facts._line(call)
+        line = js_nodes.line_of(call)
         given = args[spec.options] if len(args) > spec.options else None
         boots = _bootstrap(reader, framework, spec, given, line)
         if given is not None and len(boots) == 1 and _spelled_options(reader, given) is None:
             # options the call does not spell: the value the linker follows, per caller
-            value = reader._value(js_facts._unwrap(given) or given)
+            value = reader._value(js_nodes.unwrap(given) or given)
             value = value if value is not None else _setting(reader, given)
             scope = reader._enclosing(call)
             boots = [replace(boots[0], options=value, scope=scope, callee=spec.callee)]
@@ -400,7 +400,7 @@ def _bootstrap(
         detail = f"the options of the {framework.name} bootstrap here are not read"
         return [BootstrapDecl(key, line, unread=detail)]
     if spec.mount is not None:  # `mount: { '/rest': [...], '/v2': '${rootDir}/v2/*.ts' }`
-        mount = js_facts._unwrap(reader._field(options, spec.mount))
+        mount = js_nodes.unwrap(reader._field(options, spec.mount))
         if mount is None:
             return []
         if mount.type != "object" or any(c.type != "pair" for c in mount.named_children
@@ -425,7 +425,7 @@ def _bootstrap(
         folder = reader._field(options, spec.directory)
         if folder is not None:
             where = _glob(reader, folder)
-            mask_node = js_facts._unwrap(reader._field(options, spec.mask or ""))
+            mask_node = js_nodes.unwrap(reader._field(options, spec.mask or ""))
             mask: str | None = spec.default_mask
             if mask_node is not None:
                 mask = _pattern(reader, mask_node)
@@ -448,12 +448,12 @@ def _listing(
     reader: _Reader, key: str, line: int, prefix: Expr | None, listed: _Node, name: str
 ) -> BootstrapDecl:
     """The controllers a bootstrap lists: classes, file globs, or a list of both."""
-    node = js_facts._unwrap(listed) or listed
+    node = js_nodes.unwrap(listed) or listed
     items = _listed(reader, node) if node.type in {"array", "identifier"} else [node]
     classes: list[str] = []
     globs: list[str] = []
     for item in items or []:
-        item = js_facts._unwrap(item) or item
+        item = js_nodes.unwrap(item) or item
         if item.type == "identifier" and _glob(reader, item) is None:
             classes.append(_class_name(reader, item) or reader._text(item))
             continue
@@ -473,7 +473,7 @@ def _glob(reader: _Reader, node: _Node, depth: int = 0) -> str | None:
     `__dirname + '/c/*.ts'`, `` `${__dirname}/c/*.ts` ``, `path.join(__dirname, 'c', '*.ts')`,
     `new URL('c', import.meta.url)` (`./`-led: from the file's folder); a `const` of the file
     holding one followed. None for anything else."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth > _MAX_SETTING_DEPTH:
         return None
     kind = node.type
@@ -583,7 +583,7 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
         if not args:
             continue
         exclude: tuple[str, ...] | None = ()
-        options = js_facts._unwrap(args[1]) if len(args) > 1 else None
+        options = js_nodes.unwrap(args[1]) if len(args) > 1 else None
         listed = reader._field(options, "exclude") if options is not None else None
         if options is not None and options.type != "object":
             exclude = None
@@ -591,7 +591,7 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
         if options is not None and options.type != "object":
             exclude = None
         elif listed is not None:
-            array = js_facts._unwrap(listed)
+            array = js_nodes.unwrap(listed)
             if array is not None and array.type == "identifier":
                 array = reader.arrays.get(reader._text(array))
             if array is None or array.type != "array":
@@ -603,14 +603,14 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
                 partly = None in spelled
         prefix = _setting(reader, args[0])
         reader.global_prefixes.append(
-            GlobalPrefix(NESTJS, prefix, js_facts._line(call), exclude, partly)
+            GlobalPrefix(NESTJS, prefix, js_nodes.line_of(call), exclude, partly)
         )
 
 
 def _versions(reader: _Reader, node: _Node) -> tuple[Expr, ...]:
     """`'1'`, `['1', '2']`, `VERSION_NEUTRAL` (no segment): each version, as the linker will
     evaluate it (a constant, or a gap)."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     items = node.named_children if node.type == "array" else [node]
     return tuple(_version(reader, item) for item in items)
 
@@ -626,7 +626,7 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
     """A value `main.ts` passes Nest: a constant as the linker evaluates it, a
     `configService.get('app.apiPrefix')` as that configuration key (`ConfigKey`), a local
     `const prefix = configService.get(...)` followed to its value."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if depth < _MAX_SETTING_DEPTH and node.type == "identifier":
         value = _local_value(reader, node)
         if value is not None:
@@ -652,7 +652,7 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
             and reader._text(callee.child_by_field_id(reader.fields.property)) in _CONFIG_GETS
             and args
         ):
-            key = reader._string(js_facts._unwrap(args[0]))
+            key = reader._string(js_nodes.unwrap(args[0]))
             if key is not None:  # `get('API_PREFIX', '/api')`: the default Nest falls back to
                 default = _setting(reader, args[1], depth + 1) if len(args) > 1 else None
                 owner = callee.child_by_field_id(reader.fields.object)
@@ -673,12 +673,12 @@ def _setting(reader: _Reader, node: _Node, depth: int = 0) -> Expr:
 def _string_token(reader: _Reader, node: _Node) -> str:
     """`app.get('ConfigService')` (or a local `const` holding it): the string token the
     provider is fetched by; "" for anything else."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if node.type == "identifier":
         value = _local_value(reader, node)
-        node = (js_facts._unwrap(value) or value) if value is not None else node
+        node = (js_nodes.unwrap(value) or value) if value is not None else node
     argument = _get_argument(reader, node)
-    return reader._string(js_facts._unwrap(argument)) or "" if argument is not None else ""
+    return reader._string(js_nodes.unwrap(argument)) or "" if argument is not None else ""
 
 
 def _get_argument(reader: _Reader, node: _Node) -> _Node | None:
@@ -705,14 +705,14 @@ def _service_member(reader: _Reader, node: _Node, depth: int) -> ConfigKey | Non
     members: list[str] = []
     while node.type == "member_expression":
         members.append(reader._text(node.child_by_field_id(reader.fields.property)))
-        inner = js_facts._unwrap(node.child_by_field_id(reader.fields.object))
+        inner = js_nodes.unwrap(node.child_by_field_id(reader.fields.object))
         if inner is None:
             return None
         node = inner
     if node.type != "identifier" or not members:
         return None
     value = _local_value(reader, node)
-    value = js_facts._unwrap(value) if value is not None else None
+    value = js_nodes.unwrap(value) if value is not None else None
     if value is None or depth >= _MAX_SETTING_DEPTH:
         return None
     argument = _get_argument(reader, value)
@@ -804,16 +804,16 @@ def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
             continue
         args = reader._arguments(call)
         namespace = _namespace(reader, args[0]) if len(args) > 1 else None
-        factory = js_facts._unwrap(args[1]) if namespace is not None else None
-        if namespace is None or factory is None or factory.type not in js_facts._FUNCTION_VALUES:
+        factory = js_nodes.unwrap(args[1]) if namespace is not None else None
+        if namespace is None or factory is None or factory.type not in js_nodes.FUNCTION_VALUES:
             continue
-        body = js_facts._unwrap(factory.child_by_field_id(reader.fields.body))
+        body = js_nodes.unwrap(factory.child_by_field_id(reader.fields.body))
         if body is not None and body.type == "statement_block":
             returned = [c for c in body.named_children if c.type == "return_statement"]
             body = (
                 returned[-1].named_children[0] if returned and returned[-1].named_children else None
             )
-            body = js_facts._unwrap(body)
+            body = js_nodes.unwrap(body)
         if body is not None and body.type == "object":
             _flatten(reader, body, namespace, found, 0)
     return found
@@ -822,10 +822,10 @@ def _config(reader: _Reader, root: _Node) -> list[tuple[str, Expr]]:
 def _namespace(reader: _Reader, node: _Node) -> str | None:
     """`registerAs`'s namespace: a string, or a constant of the file that holds one
     (`const appToken = 'app'`)."""
-    found: _Node | None = js_facts._unwrap(node) or node
+    found: _Node | None = js_nodes.unwrap(node) or node
     if found is not None and found.type == "identifier":
         value = _local_value(reader, found)
-        found = js_facts._unwrap(value) if value is not None else found
+        found = js_nodes.unwrap(value) if value is not None else found
     return reader._string(found) if found is not None and found.type == "string" else None
 
 
@@ -843,7 +843,7 @@ def _flatten(
         if pair.type != "pair":
             continue
         key_node = pair.child_by_field_id(reader.fields.key)
-        value = js_facts._unwrap(pair.child_by_field_id(reader.fields.value))
+        value = js_nodes.unwrap(pair.child_by_field_id(reader.fields.value))
         key = (
             reader._string(key_node) if key_node is not None and key_node.type == "string" else None
         )
@@ -868,7 +868,7 @@ def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
         call = _call_at(root, match.start(1), match.end(1))
         if call is None:
             continue
-        line = js_facts._line(call)
+        line = js_nodes.line_of(call)
         args = reader._arguments(call)
         only_if = reader._branch(call)  # `if (process.env.VERSIONED) app.enableVersioning()`
         if not args:
@@ -882,7 +882,7 @@ def _versioning(reader: _Reader, root: _Node) -> list[Versioning]:
         kind_node = reader._field(options, "type")
         kind = _setting(reader, kind_node) if kind_node is not None else Lit("")
         default = reader._field(options, "defaultVersion")
-        prefix_node = js_facts._unwrap(reader._field(options, "prefix"))
+        prefix_node = js_nodes.unwrap(reader._field(options, "prefix"))
         prefix: Expr = Lit("v")
         if prefix_node is not None:
             prefix = Lit("") if prefix_node.type == "false" else _setting(reader, prefix_node)
@@ -895,10 +895,10 @@ def _spelled_options(reader: _Reader, node: _Node) -> _Node | None:
     """The object literal of a call's options: written there, or the value of a `const` of the
     file it names (`const options = { ... } as const`); None when it is neither or spreads
     another object (the linker then follows the value)."""
-    found = js_facts._unwrap(node) or node
+    found = js_nodes.unwrap(node) or node
     if found.type == "identifier":
         value = _local_value(reader, found)
-        found = (js_facts._unwrap(value) or value) if value is not None else found
+        found = (js_nodes.unwrap(value) or value) if value is not None else found
     if found.type != "object" or any(c.type == "spread_element" for c in found.named_children):
         return None
     return found
@@ -929,16 +929,16 @@ def _modules(
     unread: list[tuple[str, int]] = []
     for cls, decorators in _top_level_classes(reader, root):
         module = _decorator(reader, decorators, {"Module"})
-        options = js_facts._unwrap(module[1][0]) if module and module[1] else None
+        options = js_nodes.unwrap(module[1][0]) if module and module[1] else None
         if options is None or options.type != "object":
             continue
         name = reader._text(cls.child_by_field_id(reader.fields.name))
         given = reader._field(options, "controllers")
         listed = _listed(reader, given)
         if given is not None and listed is None:
-            unread.append((name, js_facts._line(cls)))
+            unread.append((name, js_nodes.line_of(cls)))
         names = tuple(n for n in (_class_name(reader, i) for i in listed or ()) if n)
-        found.append((name, names, js_facts._line(cls)))
+        found.append((name, names, js_nodes.line_of(cls)))
     return found, unread
 
 
@@ -960,7 +960,7 @@ def _module_paths(reader: _Reader, root: _Node) -> list[tuple[str, tuple[Expr, .
             continue
         args = reader._arguments(call)
         items = _listed(reader, args[0]) if args else None
-        _route_entries(reader, items or [], (), js_facts._line(call), found, 0)
+        _route_entries(reader, items or [], (), js_nodes.line_of(call), found, 0)
     return found
 
 
@@ -975,7 +975,7 @@ def _route_entries(
     if depth > _MAX_CHILDREN_DEPTH:
         return
     for item in items:
-        item = js_facts._unwrap(item) or item
+        item = js_nodes.unwrap(item) or item
         if item.type != "object":
             name = _class_name(reader, item)
             if name:
@@ -986,16 +986,16 @@ def _route_entries(
         module = reader._field(item, "module")
         name = _class_name(reader, module) if module is not None else None
         if name:
-            found.append((name, parts, js_facts._line(item)))
+            found.append((name, parts, js_nodes.line_of(item)))
         children = _listed(reader, reader._field(item, "children"))
-        _route_entries(reader, children or [], parts, js_facts._line(item), found, depth + 1)
+        _route_entries(reader, children or [], parts, js_nodes.line_of(item), found, depth + 1)
 
 
 def _listed(reader: _Reader, node: _Node | None, depth: int = 0) -> list[_Node] | None:
     """A list's items (the list written there or a top-level `const` of the file) with each
     `...members` spread in place when `members` is such a list too (`children: [...modules]`);
     None when it is no list the file spells or a spread is not."""
-    node = js_facts._unwrap(node)
+    node = js_nodes.unwrap(node)
     if node is not None and node.type in _NAMES:  # `controllers: list` or `{ controllers }`
         node = reader.arrays.get(reader._text(node))
     if node is None or node.type != "array" or depth > _MAX_CHILDREN_DEPTH:
@@ -1019,7 +1019,7 @@ _NAMES = frozenset({"identifier", "shorthand_property_identifier"})
 
 def _class_name(reader: _Reader, node: _Node) -> str | None:
     """The class an identifier names: an imported one by its exported name."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if node.type != "identifier":
         return None
     text = reader._text(node)
@@ -1059,17 +1059,17 @@ def _routes(
         args = reader._arguments(decorator.named_children[0])
         methods: tuple[str, ...] | None = None
         if name in spec.method_verbs:  # `@httpMethod('get', path)`
-            given = js_facts._unwrap(args[0]) if args else None
+            given = js_nodes.unwrap(args[0]) if args else None
             method = reader._string(given) if given is not None and given.type == "string" else None
             args = args[1:]
             if method is not None:
-                methods = js_facts.ALL_METHODS if method.lower() == "all" else (method.upper(),)
+                methods = js_nodes.ALL_METHODS if method.lower() == "all" else (method.upper(),)
         else:
-            methods = js_facts.ALL_METHODS if verbs[name] == "*" else (verbs[name],)
+            methods = js_nodes.ALL_METHODS if verbs[name] == "*" else (verbs[name],)
         for path in _paths(reader, args, framework):
             found.append(
                 RouteDecl(None, _rooted(path, framework) or Lit(""), methods,
-                          js_facts._line(decorator), handler, auth=auth,
+                          js_nodes.line_of(decorator), handler, auth=auth,
                           methods_unknown=methods is None)
             )  # fmt: skip
     return found, library
@@ -1081,7 +1081,7 @@ def _spelled(reader: _Reader, decorator: _Node) -> tuple[Framework, str] | None:
     call = decorator.named_children[0] if decorator.named_children else None
     if call is None or call.type != "call_expression":
         return None
-    callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+    callee = js_nodes.unwrap(call.child_by_field_id(reader.fields.function))
     if callee is None or callee.type != "identifier":
         return None
     bound = reader.bindings.get(reader._text(callee))
@@ -1143,7 +1143,7 @@ def _paths(
     finding)."""
     if not args:
         return [None]
-    node = js_facts._unwrap(args[0]) or args[0]
+    node = js_nodes.unwrap(args[0]) or args[0]
     if node.type == "object":
         keys = library.controllers.path_keys if library and library.controllers else ("path",)
         field = next((f for f in (reader._field(node, k) for k in keys) if f is not None), None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .js_nodes import unwrap
 from .model import ConfigKey, Expr, ImportRef, Lit, Opaque
 
 if TYPE_CHECKING:
@@ -102,20 +103,17 @@ class _Class:
 
     def _returned(self, method: _Node) -> _Node | None:
         """The value of the method body's last top-level `return`."""
-        from .js_facts import _unwrap
-
         body = method.child_by_field_id(self.reader.fields.body)
         returns = [c for c in body.named_children if c.type == "return_statement"] if body else []
         if not returns or not returns[-1].named_children:
             return None
-        return _unwrap(returns[-1].named_children[0])
+        return unwrap(returns[-1].named_children[0])
 
     def _eval(self, node: _Node, env: dict[str, Expr], depth: int) -> Expr | None:
-        from .js_facts import _unwrap
         from .nest import _local_value
 
         reader = self.reader
-        node = _unwrap(node) or node
+        node = unwrap(node) or node
         if depth > _MAX_DEPTH:
             return None
         if node.type == "string":
@@ -132,7 +130,7 @@ class _Class:
         callee = node.child_by_field_id(reader.fields.function)
         if callee is None or callee.type != "member_expression":
             return None
-        owner = _unwrap(callee.child_by_field_id(reader.fields.object))
+        owner = unwrap(callee.child_by_field_id(reader.fields.object))
         prop = reader._text(callee.child_by_field_id(reader.fields.property))
         args = reader._arguments(node)
         if owner is None:

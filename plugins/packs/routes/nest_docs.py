@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from . import js_facts, nest
+from . import js_nodes, nest
 from .model import EXPRESS, FASTIFY, Expr, ImportRef, Lit, Opaque, RouteDecl, RouterDecl, RouterRef
 from .option_routes import OptionRoutes, Options, Served, _flag, _text
 
@@ -194,7 +194,7 @@ def read(reader: _Reader, root: _Node) -> None:
         args = reader._arguments(call)
         if library is None or not args:
             continue
-        line = js_facts._line(call)
+        line = js_nodes.line_of(call)
         site = f"{line}:{call.start_point[1]}:docs"
         reader.routers[site] = RouterDecl(site, platform or EXPRESS, line, app=True)
         written = _options(reader, args[3] if len(args) > 3 else None, OPTION_ROUTES[library])
@@ -211,7 +211,7 @@ def read(reader: _Reader, root: _Node) -> None:
 
 def _library(reader: _Reader, member: _Node) -> str | None:
     """The library whose setup class `member`'s object is (`SwaggerModule`, imported)."""
-    owner = js_facts._unwrap(member.child_by_field_id(reader.fields.object))
+    owner = js_nodes.unwrap(member.child_by_field_id(reader.fields.object))
     if owner is None or owner.type != "identifier":
         return None
     bound = reader.bindings.get(reader._text(owner))
@@ -238,10 +238,10 @@ def _options(
     """The record's options the setup's options object gives (an object literal, or a local
     `const` holding one): a boolean as it is, a list of strings as `"json,yaml"`, anything
     else as the value it reads as; every option computed where the object is not read."""
-    found = js_facts._unwrap(node) if node is not None else None
+    found = js_nodes.unwrap(node) if node is not None else None
     if found is not None and found.type == "identifier":
         value = nest._local_value(reader, found)
-        found = js_facts._unwrap(value) if value is not None else found
+        found = js_nodes.unwrap(value) if value is not None else found
     names = [n for n in record.options if n not in {"path", _PLATFORM, _GLOBAL}]
     if found is None:
         return ()
@@ -250,7 +250,7 @@ def _options(
     given: list[tuple[str, Expr | bool]] = []
     for name in names:
         held = reader._field(found, name)
-        value = js_facts._unwrap(held) if held is not None else None
+        value = js_nodes.unwrap(held) if held is not None else None
         if value is None:
             continue
         if value.type in {"true", "false"}:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import js_facts
+from . import js_nodes
 from .model import Condition, ImportRef, Lit, Opaque
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def _list(
 ) -> None:
     """The entries of a module list written as `node` under `guards`: an array, a list of the
     file by name, a ternary choosing lists, a call of a function of the file returning one."""
-    node = js_facts._unwrap(node)
+    node = js_nodes.unwrap(node)
     if node is None or depth > _MAX_DEPTH:
         return
     if node.type == "array":
@@ -149,9 +149,9 @@ def _entry(
         inner = item.named_children[0] if item.named_children else None
         _list(reader, root, inner, guards, owner, found, depth + 1)
         return
-    item = js_facts._unwrap(item) or item
+    item = js_nodes.unwrap(item) or item
     if item.type == "identifier":
-        line = guards[-1][1] if guards else js_facts._line(item)  # the nearest condition's
+        line = guards[-1][1] if guards else js_nodes.line_of(item)  # the nearest condition's
         found[(item.start_byte, owner)] = (reader._text(item), _joined(guards), line, owner)
     elif item.type == "ternary_expression":
         for branch, test in _branches(reader, item):
@@ -161,10 +161,10 @@ def _entry(
         when = _registered_when(reader, item)
         if when is not None:
             module, condition = when
-            guard = (condition, js_facts._line(item))
+            guard = (condition, js_nodes.line_of(item))
             _entry(reader, root, module, (*guards, guard), owner, found, depth + 1)
             return
-        callee = js_facts._unwrap(item.child_by_field_id(reader.fields.function))
+        callee = js_nodes.unwrap(item.child_by_field_id(reader.fields.function))
         referred = _forward_ref(reader, item, callee)
         if referred is not None:  # `forwardRef(() => M)`: M
             _entry(reader, root, referred, guards, owner, found, depth + 1)
@@ -182,7 +182,7 @@ def _forward_ref(reader: _Reader, call: _Node, callee: _Node | None) -> _Node | 
     ):
         return None
     args = reader._arguments(call)
-    arrow = js_facts._unwrap(args[0]) if args else None
+    arrow = js_nodes.unwrap(args[0]) if args else None
     if arrow is None or arrow.type != "arrow_function":
         return None
     body = arrow.child_by_field_id(reader.fields.body)
@@ -191,10 +191,10 @@ def _forward_ref(reader: _Reader, call: _Node, callee: _Node | None) -> _Node | 
 
 def _branches(reader: _Reader, node: _Node) -> list[tuple[_Node | None, Guard]]:
     """A ternary's two branches, each with the test that chooses it."""
-    test = js_facts._unwrap(node.child_by_field_id(reader.fields.condition))
+    test = js_nodes.unwrap(node.child_by_field_id(reader.fields.condition))
     if test is None:
         return []
-    line = js_facts._line(test)
+    line = js_nodes.line_of(test)
     return [
         (node.child_by_field_id(reader.fields.consequence), (_test(reader, test, False), line)),
         (node.child_by_field_id(reader.fields.alternative), (_test(reader, test, True), line)),
@@ -233,7 +233,7 @@ def _joined(guards: tuple[Guard, ...]) -> Condition | None:
 def _function(reader: _Reader, root: _Node, call: _Node) -> _Node | None:
     """The top-level function of the file a call names (`getOptionalImports()`): a function
     declaration or a `const` bound to an arrow or function expression."""
-    callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+    callee = js_nodes.unwrap(call.child_by_field_id(reader.fields.function))
     if callee is None or callee.type != "identifier":
         return None
     name = reader._text(callee)
@@ -245,7 +245,7 @@ def _function(reader: _Reader, root: _Node, call: _Node) -> _Node | None:
                 return statement
         elif statement.type in {"lexical_declaration", "variable_declaration"}:
             for declarator in statement.named_children:
-                value = js_facts._unwrap(declarator.child_by_field_id(reader.fields.value))
+                value = js_nodes.unwrap(declarator.child_by_field_id(reader.fields.value))
                 own = reader._text(declarator.child_by_field_id(reader.fields.name))
                 if own == name and value is not None and value.type in _FUNCTIONS:
                     return value
@@ -290,10 +290,10 @@ def _block(
             return
         if statement.type != "if_statement":
             continue
-        test = js_facts._unwrap(statement.child_by_field_id(reader.fields.condition))
+        test = js_nodes.unwrap(statement.child_by_field_id(reader.fields.condition))
         if test is None:
             return
-        line = js_facts._line(statement)
+        line = js_nodes.line_of(statement)
         yes, no = (_test(reader, test, False), line), (_test(reader, test, True), line)
         body = _statements(statement.child_by_field_id(reader.fields.consequence))
         other = statement.child_by_field_id(reader.fields.alternative)
@@ -323,7 +323,7 @@ def _returns(statements: list[_Node]) -> bool:
 def _registered_when(reader: _Reader, call: _Node) -> tuple[_Node, Condition] | None:
     """`ConditionalModule.registerWhen(M, condition)` of `@nestjs/config`: M and the test
     Nest runs on `process.env` (a variable's name: registered unless it is `'false'`)."""
-    callee = js_facts._unwrap(call.child_by_field_id(reader.fields.function))
+    callee = js_nodes.unwrap(call.child_by_field_id(reader.fields.function))
     if callee is None or callee.type != "member_expression":
         return None
     holder = callee.child_by_field_id(reader.fields.object)
@@ -339,10 +339,10 @@ def _registered_when(reader: _Reader, call: _Node) -> tuple[_Node, Condition] | 
         written = f"{reader._text(callee)}({reader._text(args[0])}, …)"
     if len(args) < 2:
         return args[0], Condition(Opaque(), None, False, written)
-    given = js_facts._unwrap(args[1]) or args[1]
+    given = js_nodes.unwrap(args[1]) or args[1]
     name = reader._string(given) if given.type in {"string", "template_string"} else None
     if name is not None:  # Nest: `env[key]?.toLowerCase() !== 'false'`
-        return args[0], Condition(js_facts.env_read(name), Lit("false"), True, written)
+        return args[0], Condition(js_nodes.env_read(name), Lit("false"), True, written)
     return args[0], _texted(_predicate(reader, given) or _unknown(), written)
 
 
@@ -385,7 +385,7 @@ def _env_test(reader: _Reader, node: _Node, param: str, negate: bool) -> Conditi
     """A predicate's test of `param` (`process.env`): `env.X`, `!`, `Boolean(...)`, `===`/
     `!==` a string, `&&`/`||`, and an optional chain off `env.X` (`env.X?.split(',')
     ?.includes('a')`: undefined, so false, when X is unset; not known otherwise)."""
-    node = js_facts._unwrap(node) or node
+    node = js_nodes.unwrap(node) or node
     if node.type == "unary_expression":
         operand = node.child_by_field_id(reader.fields.argument)
         operator = reader._text(node.child_by_field_id(reader.fields.operator))
@@ -399,11 +399,11 @@ def _env_test(reader: _Reader, node: _Node, param: str, negate: bool) -> Conditi
         return _env_binary(reader, node, param, negate)
     variable = _env_name(reader, node, param)
     if variable is not None:
-        return Condition(js_facts.env_read(variable), None, negate, "")
+        return Condition(js_nodes.env_read(variable), None, negate, "")
     root = _chain_root(reader, node, param)
     if root is None:
         return None
-    holds = Condition(js_facts.env_read(root), None, False, "")
+    holds = Condition(js_nodes.env_read(root), None, False, "")
     return Condition(Opaque(), None, negate, "", op="&&", parts=(holds, _unknown()))
 
 
@@ -425,7 +425,7 @@ def _env_binary(reader: _Reader, node: _Node, param: str, negate: bool) -> Condi
     if literal is None or variable is None:
         return None
     return Condition(
-        js_facts.env_read(variable), Lit(literal), negate != operator.startswith("!"), ""
+        js_nodes.env_read(variable), Lit(literal), negate != operator.startswith("!"), ""
     )
 
 
@@ -436,7 +436,7 @@ def _is_boolean(reader: _Reader, call: _Node) -> bool:
 
 def _env_name(reader: _Reader, node: _Node | None, param: str) -> str | None:
     """The variable `env.X` (`env['X']`) reads, `env` being the predicate's parameter."""
-    node = js_facts._unwrap(node)
+    node = js_nodes.unwrap(node)
     if node is None or node.type not in {"member_expression", "subscript_expression"}:
         return None
     holder = node.child_by_field_id(reader.fields.object)
@@ -460,7 +460,7 @@ def _chain_root(reader: _Reader, node: _Node, param: str) -> str | None:
         field = (
             reader.fields.function if current.type == "call_expression" else reader.fields.object
         )
-        current = js_facts._unwrap(current.child_by_field_id(field))
+        current = js_nodes.unwrap(current.child_by_field_id(field))
     return None
 
 
