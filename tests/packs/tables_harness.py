@@ -26,3 +26,26 @@ def js_tables_document(root: Path) -> dict[str, Any]:
     reference, filtered = (json.dumps(d, sort_keys=True) for d in documents)
     assert filtered == reference
     return documents[1]
+
+
+def scanned(root: Path, files: dict[str, str]) -> dict[str, Any]:
+    """`files` written under `root`, then `js_tables_document` of it."""
+    for rel, text in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return js_tables_document(root)
+
+
+def table_names(document: dict[str, Any]) -> list[str]:
+    return sorted(str(r["name"]) for r in document["resources"])
+
+
+def unresolved_places(document: dict[str, Any]) -> list[str]:
+    """Where each `UNRESOLVED_TABLE_NAME` finding points, `path:line`, sorted."""
+    return sorted(
+        f"{where['path']}:{where['line']}"
+        for f in document["findings"]
+        if f["code"] == "UNRESOLVED_TABLE_NAME"
+        for where in f["locations"]
+    )

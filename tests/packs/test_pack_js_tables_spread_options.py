@@ -9,35 +9,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from tables_harness import js_tables_document
-
-
-def _scan(root: Path, files: dict[str, str]) -> dict[str, Any]:
-    for rel, text in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return js_tables_document(root)
-
-
-def _tables(document: dict[str, Any]) -> list[str]:
-    return sorted(str(r["name"]) for r in document["resources"])
-
-
-def _unresolved(document: dict[str, Any]) -> list[str]:
-    return sorted(
-        f"{where['path']}:{where['line']}"
-        for f in document["findings"]
-        if f["code"] == "UNRESOLVED_TABLE_NAME"
-        for where in f["locations"]
-    )
-
+from tables_harness import scanned, table_names, unresolved_places
 
 _MODELS = {
     "backend/db/models/ledger-entry.js": (
@@ -82,9 +59,9 @@ _COMMONJS = {
 def test_define_defaults_spread_from_a_commonjs_config_module_name_every_model(
     tmp_path: Path,
 ) -> None:
-    found = _scan(tmp_path, _COMMONJS)
-    assert _tables(found) == ["LedgerEntry", "Vendor"]  # frozen: `underscored` renames none
-    assert _unresolved(found) == []
+    found = scanned(tmp_path, _COMMONJS)
+    assert table_names(found) == ["LedgerEntry", "Vendor"]  # frozen: `underscored` renames none
+    assert unresolved_places(found) == []
 
 
 def test_define_defaults_spread_from_an_exported_const_of_an_es_module(tmp_path: Path) -> None:
@@ -101,7 +78,7 @@ def test_define_defaults_spread_from_an_exported_const_of_an_es_module(tmp_path:
             "export const conn = new Sequelize('db', 'u', 'p', { ...settings.orm.opts });\n"
         ),
     }
-    assert _tables(_scan(tmp_path, files)) == ["LedgerEntry", "Vendor"]
+    assert table_names(scanned(tmp_path, files)) == ["LedgerEntry", "Vendor"]
 
 
 def test_a_spread_config_without_define_keeps_the_finding(tmp_path: Path) -> None:
@@ -109,9 +86,9 @@ def test_a_spread_config_without_define_keeps_the_finding(tmp_path: Path) -> Non
     files["backend/settings/defaults.js"] = files["backend/settings/defaults.js"].replace(
         "      define: { freezeTableName: true, underscored: true, timestamps: false },\n", ""
     )
-    found = _scan(tmp_path, files)
-    assert _tables(found) == ["LedgerEntries", "Vendors"]
-    assert _unresolved(found) == [
+    found = scanned(tmp_path, files)
+    assert table_names(found) == ["LedgerEntries", "Vendors"]
+    assert unresolved_places(found) == [
         "backend/db/models/ledger-entry.js:2",
         "backend/db/models/vendor.js:2",
     ]
@@ -122,6 +99,6 @@ def test_a_spread_of_an_object_out_of_sight_keeps_the_finding(tmp_path: Path) ->
     files["backend/db/connect.js"] = files["backend/db/connect.js"].replace(
         "require('../settings/defaults')", "require('@acme/shared-settings')"
     )
-    found = _scan(tmp_path, files)
-    assert _tables(found) == ["LedgerEntries", "Vendors"]
-    assert len(_unresolved(found)) == 2
+    found = scanned(tmp_path, files)
+    assert table_names(found) == ["LedgerEntries", "Vendors"]
+    assert len(unresolved_places(found)) == 2

@@ -13,35 +13,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "plugins"))
 
-from tables_harness import js_tables_document
-
-
-def _scan(root: Path, files: dict[str, str]) -> dict[str, Any]:
-    for rel, text in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return js_tables_document(root)
-
-
-def _tables(document: dict[str, Any]) -> list[str]:
-    return sorted(str(r["name"]) for r in document["resources"])
-
-
-def _unresolved(document: dict[str, Any]) -> list[str]:
-    return sorted(
-        f"{where['path']}:{where['line']}"
-        for f in document["findings"]
-        if f["code"] == "UNRESOLVED_TABLE_NAME"
-        for where in f["locations"]
-    )
-
+from tables_harness import scanned, table_names, unresolved_places
 
 _SEQUELIZE_MODELS = {
     "api/models/order-line.js": (
@@ -91,10 +68,10 @@ _PICKED = {
 
 
 def test_options_a_project_function_returns_name_every_model(tmp_path: Path) -> None:
-    document = _scan(tmp_path, _PICKED)
+    document = scanned(tmp_path, _PICKED)
     # `freezeTableName` from the options: the model name; the model's own options still win
-    assert _tables(document) == ["OrderLine", "old_rows", "receipts"]
-    assert _unresolved(document) == []
+    assert table_names(document) == ["OrderLine", "old_rows", "receipts"]
+    assert unresolved_places(document) == []
 
 
 def test_the_computed_key_picks_the_member_the_default_names(tmp_path: Path) -> None:
@@ -107,9 +84,9 @@ def test_the_computed_key_picks_the_member_the_default_names(tmp_path: Path) -> 
         "  live: { dialect: 'postgres', define: { freezeTableName: true } },\n"
         "};\n"
     )
-    document = _scan(tmp_path, files)
-    assert _tables(document) == ["old_rows", "order_lines", "receipts"]
-    assert _unresolved(document) == []
+    document = scanned(tmp_path, files)
+    assert table_names(document) == ["old_rows", "order_lines", "receipts"]
+    assert unresolved_places(document) == []
 
 
 def test_options_the_pack_cannot_evaluate_are_a_finding_at_each_model_they_may_rename(
@@ -122,10 +99,10 @@ def test_options_the_pack_cannot_evaluate_are_a_finding_at_each_model_they_may_r
         "const options = fromVault('db');\n"
         "module.exports = new Sequelize('store', 'app', 'pw', options);\n"
     )
-    document = _scan(tmp_path, files)
-    assert _tables(document) == ["OrderLines", "Receipts", "old_rows"]
+    document = scanned(tmp_path, files)
+    assert table_names(document) == ["OrderLines", "Receipts", "old_rows"]
     # `Archive` names its table; `Receipt` sets `freezeTableName` but not `underscored`
-    assert _unresolved(document) == ["api/models/order-line.js:2", "api/models/receipt.js:2"]
+    assert unresolved_places(document) == ["api/models/order-line.js:2", "api/models/receipt.js:2"]
     details = [f["detail"] for f in document["findings"]]
     assert all("options" in d and "cannot evaluate" in d for d in details)
 
@@ -182,17 +159,17 @@ _BOOKSHELF = {
 
 
 def test_bookshelf_models_on_an_imported_instance_are_tables(tmp_path: Path) -> None:
-    document = _scan(tmp_path, _BOOKSHELF)
+    document = scanned(tmp_path, _BOOKSHELF)
     # schema prefixes dropped; a lookup (one argument) and another object's `model()` are none
-    assert _tables(document) == ["events", "invoices", "notes", "payers"]
+    assert table_names(document) == ["events", "invoices", "notes", "payers"]
     by_name = {r["name"]: r for r in document["resources"]}
     assert by_name["invoices"]["location"] == {"path": "lib/store/Invoice.js", "line": 2}
     assert by_name["invoices"]["attrs"]["orm"] == "bookshelf"
 
 
 def test_a_bookshelf_table_name_not_read_is_a_finding_at_the_model(tmp_path: Path) -> None:
-    document = _scan(tmp_path, _BOOKSHELF)
-    assert _unresolved(document) == ["lib/store/Audit.js:3"]
+    document = scanned(tmp_path, _BOOKSHELF)
+    assert unresolved_places(document) == ["lib/store/Audit.js:3"]
     (detail,) = [f["detail"] for f in document["findings"]]
     assert "Bookshelf" in detail and "tableFor" in detail
 
@@ -214,6 +191,6 @@ def test_options_bound_in_a_cycle_or_fanning_out_end_as_a_finding(tmp_path: Path
             "];\n"
         ),
     }
-    document = _scan(tmp_path, files)
-    assert _tables(document) == ["OrderLines"]
-    assert _unresolved(document) == ["api/models/order-line.js:2"]
+    document = scanned(tmp_path, files)
+    assert table_names(document) == ["OrderLines"]
+    assert unresolved_places(document) == ["api/models/order-line.js:2"]
