@@ -63,7 +63,7 @@ _COLON_PARAM = re.compile(r"(?<=[/.]):(?P<name>[A-Za-z_$][\w$]*)(?:\([^)]*\))?\?
 # path-to-regexp 0.1.x (Express 4): `:` and word characters after any character, then a
 # `(regex)`, `?` or `*`; 8.x (Express 5): an identifier, `$` included, or a quoted name
 _PATH_TO_REGEXP_EXPRESS = re.compile(
-    r':(?:"(?P<quoted>[^"]+)"|(?P<name>[$\w]+))(?:\([^)]*\))?[?*]?'
+    r':(?:"(?P<quoted>[^"]+)"|(?P<name>[$\w]+))(?:\([^)]*\))?(?:\?|(?P<star>\*))?'
 )
 _COLON_PARAMS: dict[str, re.Pattern[str]] = {
     # find-my-way (Fastify): `:` anywhere in a segment, the name up to `-`, `.`, `/` or `(`
@@ -78,8 +78,10 @@ _COLON_PARAMS: dict[str, re.Pattern[str]] = {
 
 
 def _parameter(match: re.Match[str]) -> str:
-    name = match.groupdict().get("name") or match.groupdict().get("quoted")
-    return match.group(0) if name is None else "{" + name + "}"
+    groups = match.groupdict()
+    name = groups.get("name") or groups.get("quoted")
+    # Express 4's `:path*` also takes the segments after it: the pack's `{path}*`
+    return match.group(0) if name is None else "{" + name + "}" + (groups.get("star") or "")
 
 
 def normalise(kind: str, name: str, framework: str = "") -> str:

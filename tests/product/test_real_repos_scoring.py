@@ -51,6 +51,7 @@ def test_a_colon_inside_a_segment_is_no_parameter() -> None:
         # path-to-regexp 0.1.x (Express 4): word characters after any character
         ("express", "GET /feed-:year.rss", "GET /feed-{year}.rss"),
         ("express", "GET /u/:id(\\d+)/:page?", "GET /u/{id}/{page}"),
+        ("express", "GET /files/:path*", "GET /files/{path}*"),
         # path-to-regexp 8 (Express 5): an identifier with `$`, or a quoted name
         ("express", 'GET /t/:"tag name"', "GET /t/{tag name}"),
         # path-to-regexp 6 (@koa/router)
