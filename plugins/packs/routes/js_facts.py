@@ -28,6 +28,7 @@ from . import (
     js_hooks,
     js_library_tables,
     js_loops,
+    js_method_keys,
     js_pushed,
     js_rebound,
     js_scopes,
@@ -94,6 +95,7 @@ from .model import (
     Store,
     Stored,
     Sym,
+    Unmerged,
     UseDecl,
 )
 from .option_routes import OptionRoutes
@@ -421,6 +423,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         page_extensions=page_extensions,
         loaded_globs=reader.loaded_globs,
         list_pushes=tuple(reader.list_pushes),
+        route_keys=js_method_keys.route_keys(reader),
     )
 
 
@@ -1462,6 +1465,66 @@ class _Reader:
                 return read if _holds_param(read) else None
             scope = _function_of(scope)
         return None
+
+    def _spread_value(self, node: _Node) -> Expr | None:
+        """What `...node` spreads into an object: in a value read for callers (`_scoped`: a
+        function's return value), a `const` object of the function is read as written (`return
+        { ...core, ...routes }`); anything else as `_expr` reads it."""
+        node = _unwrap(node) or node
+        if self._scoped and node.type == "identifier":
+            merged = self._merged_local(node, self._text(node), assigned_only=False)
+            if merged is not None:
+                return merged
+        return self._expr(node)
+
+    def _merged_local(self, node: _Node, name: str, *, assigned_only: bool) -> Namespace | None:
+        """`name` as a `const` object literal of a function around `node`, declared before it,
+        with what `Object.assign(name, a, b)` statements before `node` merge into it: a later
+        source's keys win, as in JavaScript (`Namespace.bases`, last writer first). A merge
+        made in a nested block or callback (a loop over plugins loaded at run time) is
+        `Unmerged`: keys not known. `assigned_only`: None unless something is merged into it
+        (a plain `const` record is read as `_const_local` reads it). None for anything else."""
+        if name in self._locals_seen:
+            return None
+        scope = _function_of(node)
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        found = self._const_in(body, name, node) if body is not None else None
+        literal = _unwrap(found[0].child_by_field_id(self.fields.value)) if found else None
+        if body is None or found is None or found[1] or literal is None or literal.type != "object":
+            return None
+        merges = self._assigns_into(body, name, node)
+        if assigned_only and not merges:
+            return None
+        self._locals_seen.add(name)
+        try:
+            own = self._object(literal)
+            bases: list[Expr] = []
+            for call, direct in merges:
+                for source in self._arguments(call)[1:]:
+                    read = self._spread_value(source) if direct else None
+                    bases.insert(0, read if read is not None else Unmerged(
+                        self._text(source), _line(call)))  # fmt: skip
+        finally:
+            self._locals_seen.discard(name)
+        return Namespace((), bases=(*bases, own)) if bases else own
+
+    def _assigns_into(self, body: _Node, name: str, before: _Node) -> list[tuple[_Node, bool]]:
+        """Each `Object.assign(name, ...)` call in the block `body` before `before`, and whether
+        it is a statement of `body` itself (run once, in order) rather than of a nested block
+        or callback."""
+        pattern = re.compile(
+            rb"\bObject\s*\.\s*assign\s*\(\s*" + re.escape(name.encode()) + rb"\s*,"
+        )
+        found: list[tuple[_Node, bool]] = []
+        for match in pattern.finditer(self.source, body.start_byte, before.start_byte):
+            call = body.descendant_for_byte_range(match.start(), match.start() + 1)
+            while call is not None and call.type != "call_expression":
+                call = call.parent
+            if call is None or call.start_byte != match.start():
+                continue  # in a comment or a string
+            statement = call.parent
+            found.append((call, statement is not None and statement.parent == body))
+        return found
 
     def _const_in(self, body: _Node, name: str, before: _Node) -> tuple[_Node, str] | None:
         """The declarator of `name` among the `const` statements of the block `body` written
@@ -2590,6 +2653,9 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+                merged = self._merged_local(node, name, assigned_only=True)
+                if merged is not None:  # `const routes = {}; Object.assign(routes, core)`
+                    return merged
                 local = self._const_local(node, name)
                 if local is not None:  # `const route = { method, path }` of a factory
                     return local
@@ -2678,7 +2744,7 @@ class _Reader:
             if self._default_of(_unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
                 # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
                 return self._expr(self._arguments(node)[0])
-            cased = self._cased(node)
+            cased = self._cased(node) or self._split(node)
             if cased is not None:
                 return cased
             joined = self._joined_table(node) if kind == "call_expression" else None
@@ -3083,7 +3149,7 @@ class _Reader:
         base = self._expr(obj)
         if key is None or base is None:
             return None
-        if isinstance(base, LoopKey):  # `v.path`, `TABLE[k].path` of an imported table
+        if isinstance(base, LoopKey) and base.split is None:  # `v.path`, `TABLE[k].path`
             return replace(base, members=(*base.members, key)) if base.table is not None else None
         if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
             return self._ref(base.module, key)
@@ -3174,6 +3240,29 @@ class _Reader:
         ):
             return callee.child_by_field_id(self.fields.object) or node
         return node
+
+    def _split(self, node: _Node) -> Items | LoopKey | None:
+        """`'get /x'.split(' ')` of a string the file spells: its parts (`Items`); of a loop's
+        key or item (`LoopKey`), that value split as the linker gives it (a route table keyed
+        `'<verb> <path>'`, each key split into the method and path it registers)."""
+        callee = node.child_by_field_id(self.fields.function)
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "split"
+            or len(args) != 1
+        ):
+            return None
+        separator = self._expr(args[0])
+        inner = self._expr(callee.child_by_field_id(self.fields.object))
+        if not isinstance(separator, Lit) or not separator.value:
+            return None
+        if isinstance(inner, LoopKey) and inner.split is None:
+            return replace(inner, split=separator.value)
+        if isinstance(inner, Lit):
+            return Items(tuple(Lit(part) for part in inner.value.split(separator.value)))
+        return None
 
     def _cased(self, node: _Node) -> Lit | LoopKey | None:
         """`'Get'.toLowerCase()`, `T[k].toUpperCase()` of a string the file spells (a method
@@ -3489,7 +3578,7 @@ class _Reader:
         spread: list[Expr] = []
         for prop in node.named_children:
             if prop.type == "spread_element" and prop.named_children:
-                value = self._expr(prop.named_children[0])
+                value = self._spread_value(prop.named_children[0])
                 if fields:
                     spread.insert(0, Namespace(tuple(fields)))
                     fields = []
@@ -4881,6 +4970,10 @@ def _namespace_export(node: _Node) -> _Node | None:
 
 
 def _member(value: Expr, key: str) -> Expr | None:
+    if isinstance(value, LoopKey) and value.split is not None:  # `parts[0]` of `k.split(' ')`
+        return replace(value, part=int(key)) if value.part < 0 and key.isdigit() else None
+    if isinstance(value, Items) and key.isdigit():  # `parts[1]` of `'get /x'.split(' ')`
+        return value.values[int(key)] if int(key) < len(value.values) else None
     if isinstance(value, LoopKey):  # `const { path } = r`, `r` an item of an imported table
         return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr in {"default", None}:

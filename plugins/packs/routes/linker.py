@@ -150,6 +150,7 @@ from .model import (
     Stored,
     Sym,
     Trimmed,
+    Unmerged,
     UseDecl,
 )
 from .nest_config_service import SERVICE_KEY
@@ -3076,6 +3077,7 @@ class _RouteResolver:
         sources = {k.source for e in exprs for k in _keyed_parts(e)}
         for source in sources:
             self._later_pushes(path, source, route.line)
+            self._unread_parts(path, source, route.line)
         places = self._item_places(path, next(iter(sources))) if len(sources) == 1 else None
         if places is None or len(places) != len(unrolled) or route.called_at is not None:
             return unrolled
@@ -3099,6 +3101,31 @@ class _RouteResolver:
                     f"not read: the routes the loop over `{name}` at {path}:{line} (and any "
                     "other) registers for them are not listed"))  # fmt: skip
 
+    def _unread_parts(self, path: str, source: Expr, line: int) -> None:
+        """An `UNRESOLVED_ROUTE` for each part of the object a loop at `line` iterates the keys
+        of that is not read: at a merge of things loaded at run time (`Unmerged`: `plugins
+        .forEach((p) => Object.assign(routes, p.controllers))`), naming what it merges; at the
+        loop for a spread the scan does not show. The keys the loop sees are still listed."""
+        table = self._settled(self.evaluate(path, source))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            return
+        for name, value in self._object_fields(table) or []:
+            if name[:1] != "\0":
+                continue
+            merged = value.expr if isinstance(value, Bound) else None
+            if isinstance(value, Bound) and isinstance(merged, Unmerged):
+                where, detail = (value.file, merged.line), (
+                    f"the keys `{merged.what}` merges into this table at run time are not "
+                    f"read: the routes the loop at {path}:{line} registers for them are not "
+                    "listed")  # fmt: skip
+            else:
+                where, detail = (path, line), (
+                    f"a part of `{describe(source)}` is not read: the routes this loop "
+                    "registers for its keys are not listed")  # fmt: skip
+            if where not in self.pushes_said:
+                self.pushes_said.add(where)
+                self._unresolved(UNRESOLVED_ROUTE, *where, detail)
+
     def _item_places(self, path: str, source: Expr) -> list[tuple[str, int] | None] | None:
         """Per item of the list `source` a loop iterates, the call of a project function that
         made it (`makeHandler(spec)(h)`, a name bound to it here or exported by another
@@ -3106,6 +3133,8 @@ class _RouteResolver:
         `_object_keys` lists item by item."""
         table = self._settled(self.evaluate(path, source))
         items: list[tuple[str, RouteDecl | Expr]] | None = None
+        if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
+            return self._key_places(table)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             items = None if self._records(table.file, table.value) else self._joined(table)
         elif isinstance(table, _Scoped) and isinstance(table.value, Items):
@@ -3116,6 +3145,19 @@ class _RouteResolver:
             None if isinstance(item, RouteDecl) else self._written_at(file, item, 0)
             for file, item in items
         ]
+
+    def _key_places(self, table: _Scoped) -> list[tuple[str, int] | None]:
+        """Per key of the object `table` (as `_object_keys` lists them), where a key spelled
+        `'<verb> /path'` is written (`ModuleFacts.route_keys`, in the file of the object that
+        gives its value, the merged ones' too); None for a key of any other spelling."""
+        places: list[tuple[str, int] | None] = []
+        for name, value in self._object_fields(table) or []:
+            if name[:1] == "\0":
+                continue
+            file = value.file if isinstance(value, Bound) else table.file
+            lines = [n for key, n in self._facts(file).route_keys if key == name]
+            places.append((file, lines[-1]) if lines else None)  # the last one written wins
+        return places
 
     def _written_at(self, file: str, expr: Expr, depth: int) -> tuple[str, int] | None:
         """Where the call of a project function that `expr` names is written (`Call.line`),
@@ -3174,7 +3216,10 @@ class _RouteResolver:
         table = self.evaluate(path, source)
         keys: list[str] | None = None
         if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
-            keys = [name for name, _ in table.value.fields]
+            # the objects it spreads or merges too (`{ ...core, ...plugins }`); a part not read
+            # is said where the loop is (`_unread_parts`); none at all: filled at run time
+            listed = [name for name, _ in self._object_fields(table) or [] if name[:1] != "\0"]
+            keys = listed or None
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value) or self._joined(table)
             keys = [str(index) for index in range(len(records))] if records is not None else None
@@ -3301,6 +3346,8 @@ class _RouteResolver:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
         value = self._keyed_as_written(path, keyed, key)
+        if keyed.split is not None and not isinstance(value, Opaque):
+            value = self._split_part(path, value, keyed.split, keyed.part)
         if not keyed.case or isinstance(value, Opaque):
             return value
         change = str.lower if keyed.case == "lower" else str.upper
@@ -3309,6 +3356,14 @@ class _RouteResolver:
             return Items(tuple(Lit(change(s)) for s in strings if s is not None))
         found = self._string(path, value)
         return Lit(change(found)) if found is not None else Opaque()
+
+    def _split_part(self, path: str, value: Expr, separator: str, part: int) -> Expr:
+        """Part `part` of the string `value` split at `separator` (`'get /x'.split(' ')[0]`),
+        as JavaScript gives it; not known (`Opaque`) for a value not a string, a part it does
+        not have, or the whole list of parts."""
+        text = self._string(path, value)
+        parts = text.split(separator) if text is not None else []
+        return Lit(parts[part]) if 0 <= part < len(parts) else Opaque()
 
     def _keyed_as_written(self, path: str, keyed: LoopKey, key: str) -> Expr:
         if keyed.table is None:
@@ -3336,13 +3391,15 @@ class _RouteResolver:
                 at = int(name) if name.isdigit() else len(items)
                 value = items[at] if at < len(items) else None
             elif isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
-                value = dict(entity.value.fields).get(name)
+                value = dict(self._object_fields(entity) or []).get(name)  # spreads' too
             else:
                 return Opaque()
             if value is None:
                 return Opaque()
             found, file = value, entity.file
-            entity = self.evaluate(file, value)
+            if isinstance(value, Bound):  # written in the file of the object it spreads
+                found, file = value.expr, value.file
+            entity = self.evaluate(file, found)
         return Bound(file, found)
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
@@ -3782,7 +3839,8 @@ class _RouteResolver:
         keyed: dict[str, Expr] = {}
         for base in reversed(entity.value.bases):  # the base written first is the last
             inner = self._object_fields(self._settled(self.evaluate(entity.file, base)), depth + 1)
-            for name, value in inner if inner is not None else [("\0", Opaque())]:
+            unread = Bound(entity.file, base) if isinstance(base, Unmerged) else Opaque()
+            for name, value in inner if inner is not None else [("\0", unread)]:
                 keyed[f"\0{len(keyed)}" if name.startswith("\0") else name] = value
         keyed.update((name, Bound(entity.file, value)) for name, value in entity.value.fields)
         return list(keyed.items())
@@ -5580,7 +5638,7 @@ class _RouteResolver:
             return _Judged(NONE)
         if isinstance(expr, Number):
             return _Number(expr.value)
-        if isinstance(expr, Opaque | Each | Stored | LoopKey):
+        if isinstance(expr, Opaque | Unmerged | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             return _newlines(self._config_key(path, expr), expr.newlines)
