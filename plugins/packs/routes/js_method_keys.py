@@ -18,7 +18,7 @@ from .model import HTTP_METHODS
 if TYPE_CHECKING:
     from .js_facts import _Reader
 
-_ROUTE_KEY = re.compile(
+ROUTE_KEY = re.compile(
     rb"""(['"`])((?i:%s|all) +/[^'"`\s]*)\1\s*:""" % "|".join(HTTP_METHODS).encode()
 )
 """A quoted object key `'<verb> /path'` followed by its colon; the tree confirms it."""
@@ -31,7 +31,7 @@ def route_keys(reader: _Reader) -> tuple[tuple[str, int], ...]:
     root = reader._root
     if root is None:
         return ()
-    for match in _ROUTE_KEY.finditer(reader.source):
+    for match in ROUTE_KEY.finditer(reader.source):
         node = root.descendant_for_byte_range(match.start(), match.start() + 1)
         while node is not None and node.type not in {"string", "template_string"}:
             node = node.parent if node.type in {"string_fragment", "'", '"', "`"} else None

@@ -3116,8 +3116,9 @@ class _RouteResolver:
             if isinstance(value, Bound) and isinstance(merged, Unmerged):
                 where, detail = (value.file, merged.line), (
                     f"the keys `{merged.what}` merges into this table at run time are not "
-                    f"read: the routes the loop at {path}:{line} registers for them are not "
-                    "listed")  # fmt: skip
+                    f"read: the loop at {path}:{line} registers a route per key; those listed "
+                    "for it are the keys spelled '<verb> /path' in this package's modules, "
+                    "where each is written, which may not be all, nor all served")  # fmt: skip
             else:
                 where, detail = (path, line), (
                     f"a part of `{describe(source)}` is not read: the routes this loop "
@@ -3147,17 +3148,45 @@ class _RouteResolver:
         ]
 
     def _key_places(self, table: _Scoped) -> list[tuple[str, int] | None]:
-        """Per key of the object `table` (as `_object_keys` lists them), where a key spelled
-        `'<verb> /path'` is written (`ModuleFacts.route_keys`, in the file of the object that
-        gives its value, the merged ones' too); None for a key of any other spelling."""
-        places: list[tuple[str, int] | None] = []
+        """Per key of the object `table` (as `_object_keys` lists them), where it is written."""
+        return [place for _, place in self._placed_keys(table)]
+
+    def _placed_keys(self, table: _Scoped) -> list[tuple[str, tuple[str, int] | None]]:
+        """The keys of the object `table`, the objects it spreads or merges too, each with
+        where it is written when spelled `'<verb> /path'` (`ModuleFacts.route_keys`, in the
+        file of the object that gives its value; None for a key of any other spelling). A
+        merge not read (`Unmerged`: plugins loaded at run time) may add any such key written
+        in a module of the merge's package (`_reachable_keys`): those follow, each once."""
+        found: dict[str, tuple[str, int] | None] = {}
+        unmerged: list[str] = []
         for name, value in self._object_fields(table) or []:
-            if name[:1] == "\0":
-                continue
             file = value.file if isinstance(value, Bound) else table.file
+            if name[:1] == "\0":
+                if isinstance(value, Bound) and isinstance(value.expr, Unmerged):
+                    unmerged.append(file)
+                continue
             lines = [n for key, n in self._facts(file).route_keys if key == name]
-            places.append((file, lines[-1]) if lines else None)  # the last one written wins
-        return places
+            found[name] = (file, lines[-1]) if lines else None  # the last one written wins
+        for file in dict.fromkeys(unmerged):
+            for key, place in self._reachable_keys(file):
+                found.setdefault(key, place)
+        return list(found.items())
+
+    def _reachable_keys(self, merged_in: str) -> list[tuple[str, tuple[str, int]]]:
+        """Each object key spelled `'<verb> /path'` in the parsed modules under the folder of
+        the package the file `merged_in` belongs to (its nearest `package.json`; plugins in
+        packages of their own below it included), in path order: what a merge of things
+        loaded at run time may bring into a table written there."""
+        root = posixpath.dirname(merged_in)
+        while root and f"{root}/{MANIFEST}" not in self.files:
+            root = posixpath.dirname(root)
+        under = f"{root}/" if root else ""
+        return [
+            (key, (file, line))
+            for file in sorted(self.modules)
+            if file.startswith(under) and not file.endswith(".py")
+            for key, line in self.modules[file].route_keys
+        ]
 
     def _written_at(self, file: str, expr: Expr, depth: int) -> tuple[str, int] | None:
         """Where the call of a project function that `expr` names is written (`Call.line`),
@@ -3218,8 +3247,7 @@ class _RouteResolver:
         if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
             # the objects it spreads or merges too (`{ ...core, ...plugins }`); a part not read
             # is said where the loop is (`_unread_parts`); none at all: filled at run time
-            listed = [name for name, _ in self._object_fields(table) or [] if name[:1] != "\0"]
-            keys = listed or None
+            keys = [name for name, _ in self._placed_keys(table)] or None
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value) or self._joined(table)
             keys = [str(index) for index in range(len(records))] if records is not None else None
