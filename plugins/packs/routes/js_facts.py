@@ -582,6 +582,7 @@ class _Reader:
         # pushes onto a top-level list a loop unrolls from its initializer (`js_loops`)
         self.list_pushes: list[tuple[str, int, str]] = []
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
+        self._route_keys: dict[str, int] | None = None  # `js_method_keys`, read when asked
         self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         # each block's locals, by node id (`js_loops._locals`: read once, not per loop)
         self.block_locals: dict[int, list[tuple[int, str, js_loops.Local, bool]]] = {}
@@ -1133,29 +1134,53 @@ class _Reader:
             envs = self._loop_envs(call) if self._tables() else None
             for env in envs if envs is not None else ({},):
                 self._env = env
-                verb = self._string(index)
-                if verb is not None and verb not in _CALLED:
-                    continue  # `cache['x'](...)`, a literal that is no verb
-                if verb is not None:
-                    self._route(call, index, verb, owner, args)
-                    continue
-                method = self._value(self._uncased(index))
-                path = self._value(args[0]) or Opaque()
-                auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
-                owner_expr = self._owner(owner)
-                self.routes.append(
-                    RouteDecl(
-                        owner_expr,
-                        path,
-                        None,
-                        _line(call),
-                        self._handler(args[-1]),
-                        auth=auth,
-                        methods_unknown=method is None,
-                        method_exprs=(method,) if method is not None else (),
-                    )
-                )
+                written = len(self.routes)
+                self._computed_call(call, owner, index, args)
+                key = self._route_key(env)
+                if key is not None:  # `'get /x'` of a table the file spells: written there
+                    self.routes[written:] = [
+                        replace(r, called_at=(self.path, key), via=(self.path, _line(call)))
+                        for r in self.routes[written:]
+                    ]
             self._env = {}
+
+    def _route_key(self, env: js_loops.Env) -> int | None:
+        """The line of the one key spelled `'<verb> /path'` of this file an iteration binds a
+        loop variable to (`for (const k in TABLE)`), where the route it registers is written;
+        None when it binds none or several."""
+        if self._route_keys is None:
+            self._route_keys = dict(js_method_keys.route_keys(self))  # the last written wins
+        lines = {
+            self._route_keys[bound.value]
+            for bound in env.values()
+            if isinstance(bound, Lit) and bound.value in self._route_keys
+        }
+        return lines.pop() if len(lines) == 1 else None
+
+    def _computed_call(self, call: _Node, owner: _Node, index: _Node, args: list[_Node]) -> None:
+        """`app[verb](path, handler)` read under the current iteration's variables."""
+        verb = self._string(index)
+        if verb is not None and verb not in _CALLED:
+            return  # `cache['x'](...)`, a literal that is no verb
+        if verb is not None:
+            self._route(call, index, verb, owner, args)
+            return
+        method = self._value(self._uncased(index))
+        path = self._value(args[0]) or Opaque()
+        auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
+        owner_expr = self._owner(owner)
+        self.routes.append(
+            RouteDecl(
+                owner_expr,
+                path,
+                None,
+                _line(call),
+                self._handler(args[-1]),
+                auth=auth,
+                methods_unknown=method is None,
+                method_exprs=(method,) if method is not None else (),
+            )
+        )
 
     def _stores(self, root: _Node) -> None:
         """`this.entries.push({ method, path, handler })` in a class's method: what its

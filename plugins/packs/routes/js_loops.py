@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Call, Expr, ImportRef, Listing, Lit, StarletteRoutes, Sym
+from .model import CALL, Call, Expr, ImportRef, Listing, Lit, StarletteRoutes, Sym
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -376,6 +376,9 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
     """What a loop's object is, when it is a name the linker may find an object at (an
     import, a member of one); None for anything else (a call, a local not followed)."""
     node = unwrap(node)
+    if node is not None and node.type == "call_expression" and not _object_view(reader, node):
+        made = reader._expr(node)  # `Object.entries(buildRoutes(deps))`: what the call returns
+        return made if _project_call(made) else None
     if node is None or node.type not in {"identifier", "member_expression"}:
         return None
     named = reader._expr(node)
@@ -385,6 +388,12 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         return named
     if isinstance(named, Listing):  # `globSync(…)` as the loop's object
         return named
+    if (
+        isinstance(named, Sym)
+        and len(named.path) == 1
+        and _project_call(made := reader.bindings.get(named.path[0]))
+    ):  # `const routes = buildRoutes()` at the top level: what the call returns
+        return made
     if (
         isinstance(named, Sym)
         and len(named.path) == 1
@@ -410,7 +419,7 @@ def _local_init(reader: _Reader, node: _Node | None) -> _Node | None:
     (`const keys = Object.keys(routes)`); None for anything else."""
     if node is None or node.type != "identifier":
         return None
-    body = reader._function_block(node)
+    body = reader._function_block(node) or reader._root  # a module's own too
     found = reader._declared_once(body, reader._text(node)) if body is not None else None
     if found is None or found.end_byte > node.start_byte:
         return None
@@ -438,7 +447,17 @@ def _called_local(reader: _Reader, node: _Node) -> Expr | None:
     if value is None or value.type != "call_expression" or _object_view(reader, value):
         return None
     read = reader._expr(value)
-    return read if isinstance(read, Call) else None
+    return read if _project_call(read) else None
+
+
+def _project_call(read: Expr | None) -> bool:
+    """Whether `read` is a call of a named function (`build(deps)`: a `Call`, or `build()`
+    read as the name's call), which the linker reads as the function's return value."""
+    if isinstance(read, Call):  # not `Object.keys(T)`, which `_deferred` reads as a view
+        return isinstance(read.callee, ImportRef) or (
+            isinstance(read.callee, Sym) and read.callee.path[0] != "Object"
+        )
+    return isinstance(read, Sym) and len(read.path) > 1 and read.path[-1] == CALL
 
 
 def _note_pushes(reader: _Reader, node: _Node, name: str) -> None:
