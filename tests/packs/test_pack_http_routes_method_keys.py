@@ -114,6 +114,23 @@ def test_keys_merged_by_assign_are_routes_at_their_keys() -> None:
     }
 
 
+def test_a_guard_pushed_under_a_test_of_the_entry_is_decided_per_key() -> None:
+    """`if (!table[spec].open) chain.push(guard)`: a key whose entry says `open: true` has no
+    guard, one without the field (undefined) has it; an entry not read (an extension's, a
+    flag the reader keeps no value of) is not known, never none."""
+    signals = {
+        s["resource"]: s["value"] for s in document(MERGED)["signals"] if s["signal"] == "auth"
+    }
+    assert signals == {
+        "route:GET /api/v2/health": "none",
+        "route:POST /api/v2/session": "none",
+        "route:DELETE /api/v2/session": "required",
+        "route:GET /api/v2/accounts/{id}": "required",
+        "route:PATCH /api/v2/accounts/{id}": "unknown",
+        "route:POST /api/v2/mail/send": "unknown",
+    }
+
+
 def test_a_merge_of_things_loaded_at_run_time_is_a_finding_there() -> None:
     findings = findings_of(document(MERGED))
     unresolved = [places for code, places in findings if code == "UNRESOLVED_ROUTE"]

@@ -1167,7 +1167,10 @@ class _Reader:
             return
         method = self._value(self._uncased(index))
         path = self._value(args[0]) or Opaque()
-        auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
+        # `...chain` last: the handler and what guards it, in a list (`_spread_guard`)
+        guarded = args[1:] if args[-1].type == "spread_element" else args[1:-1]
+        guards = tuple(g for a in guarded for g in self._guards_in(a))
+        auth = Auth(guards) if guards else NO_AUTH
         owner_expr = self._owner(owner)
         self.routes.append(
             RouteDecl(
@@ -1175,7 +1178,7 @@ class _Reader:
                 path,
                 None,
                 _line(call),
-                self._handler(args[-1]),
+                self._handler(args[-1]) if args[-1].type != "spread_element" else None,
                 auth=auth,
                 methods_unknown=method is None,
                 method_exprs=(method,) if method is not None else (),
@@ -1521,6 +1524,7 @@ class _Reader:
         if assigned_only and not merges:
             return None
         self._locals_seen.add(name)
+        booleans, self._booleans = self._booleans, True  # its entries' flags: tests' values
         try:
             own = self._object(literal)
             bases: list[Expr] = []
@@ -1531,6 +1535,7 @@ class _Reader:
                         self._text(source), _line(call)))  # fmt: skip
         finally:
             self._locals_seen.discard(name)
+            self._booleans = booleans
         return Namespace((), bases=(*bases, own)) if bases else own
 
     def _assigns_into(self, body: _Node, name: str, before: _Node) -> list[tuple[_Node, bool]]:
@@ -2478,7 +2483,7 @@ class _Reader:
         for arg in args:
             inner = _unwrap(arg) or arg
             if inner.type != "object" or not _HOOK_OPTIONS:
-                guards.append(self._guard(arg))
+                guards += self._guards_in(arg)  # `...chain`: what the list holds
                 continue
             for name in _HOOK_OPTIONS:
                 value = self._field(inner, name)
@@ -2515,7 +2520,8 @@ class _Reader:
             return
         last = _unwrap(args[-1]) or args[-1]
         options_last = last.type == "object"  # `fastify.get('/x', { preHandler, handler })`
-        guarded = args if options_last else args[:-1]
+        # `...chain` last: the handler and what guards it, in a list (`_spread_guard`)
+        guarded = args if options_last or last.type == "spread_element" else args[:-1]
         auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
         methods = (EVERY,) if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
@@ -4822,7 +4828,116 @@ class _Reader:
     def _guard(self, node: _Node) -> Expr:
         """A middleware argument as the linker judges it: a name, a call (`passport.authenticate
         ('jwt')`, `asyncHandler(auth.jwt)`) or an inline function; `Opaque` for anything else."""
+        if node.type == "spread_element":
+            return Opaque()  # the middleware a list holds may guard: not known, never none
         return self._expr(node) or Opaque()
+
+    def _guards_in(self, node: _Node) -> list[Expr]:
+        """The guards a middleware argument stands for: itself, or for `...chain` of a list
+        the block around the call fills by pushes (`_chain`), what they push but the last
+        (the handler), each pushed under a test a `Choice` the linker decides per route."""
+        if node.type != "spread_element":
+            return [self._guard(node)]
+        chain = self._chain(node)
+        return chain if chain is not None else [Opaque()]
+
+    def _chain(self, spread: _Node) -> list[Expr] | None:
+        """`...chain` of `const chain = []` declared in the block around the registration,
+        filled before it by statements of that block: `chain.push(a)`, or `if (test)
+        chain.push(a)` (also `!test`, a block of pushes, no `else`): a guard per push but the
+        last, which is the handler's; a pushed guard is `Choice(test, guard, NoGuard)`, so a
+        table's entry decides it (`if (routes[key].auth) chain.push(auth)`). None for a
+        list used any other way before the call."""
+        name_node = _unwrap(spread.named_children[0]) if spread.named_children else None
+        if name_node is None or name_node.type != "identifier":
+            return None
+        name = self._text(name_node)
+        statement = spread
+        while statement.parent is not None and statement.parent.type != "statement_block":
+            statement = statement.parent
+        block = statement.parent
+        if block is None:
+            return None
+        pushed: list[tuple[_Node | None, _Node]] = []  # (test, value)
+        declared = False
+        for child in block.named_children:
+            if child.start_byte >= statement.start_byte:
+                break
+            if not declared:
+                declared = self._declares_empty(child, name)
+                continue
+            found = self._pushes_of(child, name)
+            if found is None:
+                return None
+            pushed += found
+        if not declared or not pushed or pushed[-1][0] is not None:
+            return None
+        return [self._pushed_guard(test, value) for test, value in pushed[:-1]]
+
+    def _declares_empty(self, statement: _Node, name: str) -> bool:
+        """Whether `statement` is `const name = []` (`let` too)."""
+        if statement.type != "lexical_declaration":
+            return False
+        for declarator in statement.named_children:
+            target = declarator.child_by_field_id(self.fields.name)
+            value = _unwrap(declarator.child_by_field_id(self.fields.value))
+            if target is not None and self._text(target) == name:
+                return value is not None and value.type == "array" and not value.named_children
+        return False
+
+    def _pushes_of(self, statement: _Node, name: str) -> list[tuple[_Node | None, _Node]] | None:
+        """What `statement` pushes onto `name`: `name.push(a, b)`, under `if (test)` each with
+        its test; [] for a statement that does not name the list; None for any other use."""
+        if not re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", self._text(statement)):
+            return []
+        if statement.type == "if_statement":
+            test = statement.child_by_field_id(self.fields.condition)
+            body = statement.child_by_field_id(self.fields.consequence)
+            if statement.child_by_field_id(self.fields.alternative) is not None or body is None:
+                return None
+            inner = body.named_children if body.type == "statement_block" else [body]
+            found: list[tuple[_Node | None, _Node]] = []
+            for one in inner:
+                pushed = self._pushes_of(one, name)
+                if pushed is None or any(t is not None for t, _ in pushed):
+                    return None
+                found += [(test, value) for _, value in pushed]
+            return found
+        call = _unwrap(statement.named_children[0]) if statement.named_children else None
+        callee = call.child_by_field_id(self.fields.function) if call is not None else None
+        if (
+            statement.type != "expression_statement"
+            or call is None
+            or call.type != "call_expression"
+            or callee is None
+            or self._text(callee).replace(" ", "") != f"{name}.push"
+        ):
+            return None
+        args = self._arguments(call)
+        if any(a.type == "spread_element" for a in args):
+            return None
+        return [(None, a) for a in args]
+
+    def _pushed_guard(self, test: _Node | None, value: _Node) -> Expr:
+        """A pushed middleware as a guard; pushed under `test`, the guard when the test holds
+        and none otherwise, a loop's table entry read as a test (`LoopKey.tested`)."""
+        guard = self._guard(value)
+        if test is None:
+            return guard
+        inner = _unwrap(test)
+        negated = False
+        while (
+            inner is not None
+            and inner.type == "unary_expression"
+            and self._text(inner.child_by_field_id(self.fields.operator)) == "!"
+        ):
+            negated = not negated
+            inner = _unwrap(inner.child_by_field_id(self.fields.argument))
+        tested = self._expr(inner) if inner is not None else None
+        if isinstance(tested, LoopKey):
+            tested = replace(tested, tested=True)
+        not_pushed = NoGuard(f"not pushed unless {self._text(test)}")
+        return Choice(tested or Opaque(), "truthy", guard, not_pushed, negated=negated)
 
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →

@@ -3069,10 +3069,15 @@ class _RouteResolver:
         exprs = (route.path, *route.method_exprs)
         if not any(_keyed_in(e) for e in exprs):
             return [route]
+        count, guards = len(exprs), route.auth.guards  # guards pushed per entry: decided too
         unrolled = [
-            replace(route, path=path_, method_exprs=methods)
-            for path_, *listed in self._per_key(path, exprs)
-            for methods in (tuple(listed),)
+            replace(
+                route,
+                path=filled[0],
+                method_exprs=tuple(filled[1:count]),
+                auth=replace(route.auth, guards=tuple(filled[count:])),
+            )
+            for filled in self._per_key(path, (*exprs, *guards))
         ]
         sources = {k.source for e in exprs for k in _keyed_parts(e)}
         for source in sources:
@@ -3373,6 +3378,9 @@ class _RouteResolver:
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
+        if keyed.tested:  # `if (routes[key].auth)`: the entry's field as a test, absent falsy
+            truth = self._truth(path, self._keyed_as_written(path, keyed, key, absent=Lit("")))
+            return Opaque() if truth is None else Lit("true" if truth else "")
         value = self._keyed_as_written(path, keyed, key)
         if keyed.split is not None and not isinstance(value, Opaque):
             value = self._split_part(path, value, keyed.split, keyed.part)
@@ -3393,7 +3401,11 @@ class _RouteResolver:
         parts = text.split(separator) if text is not None else []
         return Lit(parts[part]) if 0 <= part < len(parts) else Opaque()
 
-    def _keyed_as_written(self, path: str, keyed: LoopKey, key: str) -> Expr:
+    def _keyed_as_written(
+        self, path: str, keyed: LoopKey, key: str, absent: Expr | None = None
+    ) -> Expr:
+        """`absent`: what a field an object of the table lacks gives, when every part of that
+        object is read (`undefined`, for a test); else not known (`Opaque`)."""
         if keyed.table is None:
             return Lit(key)
         entity = self.evaluate(path, keyed.table)
@@ -3419,7 +3431,10 @@ class _RouteResolver:
                 at = int(name) if name.isdigit() else len(items)
                 value = items[at] if at < len(items) else None
             elif isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
-                value = dict(self._object_fields(entity) or []).get(name)  # spreads' too
+                fields = dict(self._object_fields(entity) or [])  # spreads' too
+                value = fields.get(name)
+                if value is None and absent is not None and not any(k[:1] == "\0" for k in fields):
+                    return absent
             else:
                 return Opaque()
             if value is None:
@@ -5491,6 +5506,12 @@ class _RouteResolver:
             return REQUIRED
         if isinstance(expr, NoGuard):
             return NONE
+        if isinstance(expr, Choice):  # a guard pushed under a test: the branch it picks
+            picked = self._test(path, expr)[0]
+            if picked is not None:
+                return self._verdict(path, expr.then if picked else expr.otherwise)
+            both = {self._verdict(path, expr.then), self._verdict(path, expr.otherwise)}
+            return both.pop() if len(both) == 1 else UNKNOWN
         if isinstance(expr, Call):  # a wrapper guards when what it wraps does
             wrapped = [self._verdict(path, arg) for arg in expr.args]
             callee = expr.callee
@@ -6367,6 +6388,8 @@ def _keyed_parts(expr: Expr) -> list[LoopKey]:
         return [k for part in expr.passed for k in _keyed_parts(part)]
     if isinstance(expr, Fallback):  # `route.version ?? 'v1'`: the item's, else the default
         return _keyed_parts(expr.value)
+    if isinstance(expr, Choice):  # a guard pushed under a test of the entry's field
+        return _keyed_parts(expr.tested)
     return []
 
 
@@ -6401,6 +6424,8 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     if isinstance(expr, Fallback) and _keyed_in(expr.value):
         return replace(expr, value=_keyed_filled(expr.value, value))
+    if isinstance(expr, Choice) and _keyed_in(expr.tested):
+        return replace(expr, tested=_keyed_filled(expr.tested, value))
     return expr
 
 

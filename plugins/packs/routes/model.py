@@ -608,6 +608,8 @@ class LoopKey:
     # `parts[1]`): a Sails-style `'get /x'` key read as its method and path; -1: the whole list
     split: str | None = None
     part: int = -1
+    # read as a test (`if (routes[key].auth)`): a field the entry lacks is `undefined`, falsy
+    tested: bool = False
 
 
 @dataclass(frozen=True, slots=True)
