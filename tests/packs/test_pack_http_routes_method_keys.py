@@ -49,7 +49,7 @@ MERGED: dict[str, str] = {
         "  });\n"
         "  const base = {\n"
         "    'get /v2/health': { open: true, run: health.check },\n"
-        "    'post /v2/session': { open: true, run: health.login },\n"
+        "    'post /v2/session': { open: true, throttle: true, run: health.login },\n"
         "    'delete /v2/session': { run: health.out },\n"
         "    'get /v2/accounts/:id': { run: health.check },\n"
         "  };\n"
@@ -71,6 +71,7 @@ MERGED: dict[str, str] = {
         "    const [verb, url] = spec.split(' ');\n"
         "    const chain = [];\n"
         "    if (!table[spec].open) chain.push(guard);\n"
+        "    if (table[spec].open && table[spec].throttle) chain.push(guard);\n"
         "    chain.push(table[spec].run);\n"
         "    router[verb](url, ...chain);\n"
         "  }\n"
@@ -116,14 +117,14 @@ def test_keys_merged_by_assign_are_routes_at_their_keys() -> None:
 
 def test_a_guard_pushed_under_a_test_of_the_entry_is_decided_per_key() -> None:
     """`if (!table[spec].open) chain.push(guard)`: a key whose entry says `open: true` has no
-    guard, one without the field (undefined) has it; an entry not read (an extension's, a
-    flag the reader keeps no value of) is not known, never none."""
+    guard, one without the field (undefined) has it; `a && b` is both; an entry not read (an
+    extension's, a flag the reader keeps no value of) is not known, never none."""
     signals = {
         s["resource"]: s["value"] for s in document(MERGED)["signals"] if s["signal"] == "auth"
     }
     assert signals == {
         "route:GET /api/v2/health": "none",
-        "route:POST /api/v2/session": "none",
+        "route:POST /api/v2/session": "required",  # open, but throttled: guarded
         "route:DELETE /api/v2/session": "required",
         "route:GET /api/v2/accounts/{id}": "required",
         "route:PATCH /api/v2/accounts/{id}": "unknown",
@@ -138,7 +139,7 @@ def test_a_merge_of_things_loaded_at_run_time_is_a_finding_there() -> None:
     detail = next(
         f["detail"] for f in document(MERGED)["findings"] if f["code"] == "UNRESOLVED_ROUTE"
     )
-    assert "`ext.endpoints`" in detail and "server/http/wire.js:13" in detail
+    assert "`ext.endpoints`" in detail and "server/http/wire.js:14" in detail
 
 
 SPREAD: dict[str, str] = {

@@ -4924,20 +4924,33 @@ class _Reader:
         guard = self._guard(value)
         if test is None:
             return guard
-        inner = _unwrap(test)
-        negated = False
-        while (
-            inner is not None
-            and inner.type == "unary_expression"
-            and self._text(inner.child_by_field_id(self.fields.operator)) == "!"
-        ):
-            negated = not negated
-            inner = _unwrap(inner.child_by_field_id(self.fields.argument))
-        tested = self._expr(inner) if inner is not None else None
-        if isinstance(tested, LoopKey):
-            tested = replace(tested, tested=True)
         not_pushed = NoGuard(f"not pushed unless {self._text(test)}")
-        return Choice(tested or Opaque(), "truthy", guard, not_pushed, negated=negated)
+        for term in reversed(self._conjuncts(test)):  # `a && !b`: a choice in a choice
+            inner: _Node | None = _unwrap(term)
+            negated = False
+            while (
+                inner is not None
+                and inner.type == "unary_expression"
+                and self._text(inner.child_by_field_id(self.fields.operator)) == "!"
+            ):
+                negated = not negated
+                inner = _unwrap(inner.child_by_field_id(self.fields.argument))
+            tested = self._expr(inner) if inner is not None else None
+            if isinstance(tested, LoopKey):
+                tested = replace(tested, tested=True)
+            guard = Choice(tested or Opaque(), "truthy", guard, not_pushed, negated=negated)
+        return guard
+
+    def _conjuncts(self, test: _Node) -> list[_Node]:
+        """The terms `a && b && c` joins, in order; the test itself when it joins none."""
+        node = _unwrap(test) or test
+        operator = node.child_by_field_id(self.fields.operator)
+        if node.type == "binary_expression" and self._text(operator) == "&&":
+            left = node.child_by_field_id(self.fields.left)
+            right = node.child_by_field_id(self.fields.right)
+            if left is not None and right is not None:
+                return [*self._conjuncts(left), *self._conjuncts(right)]
+        return [node]
 
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →

@@ -6388,8 +6388,8 @@ def _keyed_parts(expr: Expr) -> list[LoopKey]:
         return [k for part in expr.passed for k in _keyed_parts(part)]
     if isinstance(expr, Fallback):  # `route.version ?? 'v1'`: the item's, else the default
         return _keyed_parts(expr.value)
-    if isinstance(expr, Choice):  # a guard pushed under a test of the entry's field
-        return _keyed_parts(expr.tested)
+    if isinstance(expr, Choice):  # a guard pushed under tests of the entry's fields
+        return [k for part in (expr.tested, expr.then) for k in _keyed_parts(part)]
     return []
 
 
@@ -6424,8 +6424,10 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     if isinstance(expr, Fallback) and _keyed_in(expr.value):
         return replace(expr, value=_keyed_filled(expr.value, value))
-    if isinstance(expr, Choice) and _keyed_in(expr.tested):
-        return replace(expr, tested=_keyed_filled(expr.tested, value))
+    if isinstance(expr, Choice) and _keyed_in(expr):
+        return replace(
+            expr, tested=_keyed_filled(expr.tested, value), then=_keyed_filled(expr.then, value)
+        )
     return expr
 
 
