@@ -39,7 +39,8 @@ def test_every_fact_class_pickles_by_its_fields(cls: type) -> None:
 
 def test_a_value_reduces_to_its_class_and_fields_and_comes_back_equal() -> None:
     keyed = LoopKey(Sym(("TABLE",)), Sym(("PREFIX",)), ("path",), "lower")
-    assert keyed.__reduce__() == (LoopKey, (Sym(("TABLE",)), Sym(("PREFIX",)), ("path",), "lower"))
+    fields = (Sym(("TABLE",)), Sym(("PREFIX",)), ("path",), "lower", None, -1, False)
+    assert keyed.__reduce__() == (LoopKey, fields)
     assert Lit("x").__reduce__() == (Lit, ("x",))  # one field: a one-tuple
     facts = ModuleFacts("javascript", bindings={"T": Items((Lit("/a"), keyed))})
     assert pickle.loads(pickle.dumps(facts)) == facts

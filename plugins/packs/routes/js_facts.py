@@ -28,6 +28,7 @@ from . import (
     js_hooks,
     js_library_tables,
     js_loops,
+    js_method_keys,
     js_pushed,
     js_rebound,
     js_scopes,
@@ -103,6 +104,7 @@ from .model import (
     Store,
     Stored,
     Sym,
+    Unmerged,
     UseDecl,
 )
 from .option_routes import OptionRoutes
@@ -423,6 +425,7 @@ def js_facts(source: bytes, path: str) -> ModuleFacts:
         page_extensions=page_extensions,
         loaded_globs=reader.loaded_globs,
         list_pushes=tuple(reader.list_pushes),
+        route_keys=js_method_keys.route_keys(reader),
     )
 
 
@@ -581,6 +584,7 @@ class _Reader:
         # pushes onto a top-level list a loop unrolls from its initializer (`js_loops`)
         self.list_pushes: list[tuple[str, int, str]] = []
         self.objects: dict[str, _Node] = {}  # top-level `const TABLE = {...}`
+        self._route_keys: dict[str, int] | None = None  # `js_method_keys`, read when asked
         self.loop_budget = js_loops.FILE_BUDGET  # loop iterations this file may still unroll
         # each block's locals, by node id (`js_loops._locals`: read once, not per loop)
         self.block_locals: dict[int, list[tuple[int, str, js_loops.Local, bool]]] = {}
@@ -1132,29 +1136,56 @@ class _Reader:
             envs = self._loop_envs(call) if self._tables() else None
             for env in envs if envs is not None else ({},):
                 self._env = env
-                verb = self._string(index)
-                if verb is not None and verb not in _CALLED:
-                    continue  # `cache['x'](...)`, a literal that is no verb
-                if verb is not None:
-                    self._route(call, index, verb, owner, args)
-                    continue
-                method = self._value(self._uncased(index))
-                path = self._value(args[0]) or Opaque()
-                auth = Auth(tuple(self._guard(a) for a in args[1:-1])) if len(args) > 2 else NO_AUTH
-                owner_expr = self._owner(owner)
-                self.routes.append(
-                    RouteDecl(
-                        owner_expr,
-                        path,
-                        None,
-                        line_of(call),
-                        self._handler(args[-1]),
-                        auth=auth,
-                        methods_unknown=method is None,
-                        method_exprs=(method,) if method is not None else (),
-                    )
-                )
+                written = len(self.routes)
+                self._computed_call(call, owner, index, args)
+                key = self._route_key(env)
+                if key is not None:  # `'get /x'` of a table the file spells: written there
+                    self.routes[written:] = [
+                        replace(r, called_at=(self.path, key), via=(self.path, line_of(call)))
+                        for r in self.routes[written:]
+                    ]
             self._env = {}
+
+    def _route_key(self, env: js_loops.Env) -> int | None:
+        """The line of the one key spelled `'<verb> /path'` of this file an iteration binds a
+        loop variable to (`for (const k in TABLE)`), where the route it registers is written;
+        None when it binds none or several."""
+        if self._route_keys is None:
+            self._route_keys = dict(js_method_keys.route_keys(self))  # the last written wins
+        lines = {
+            self._route_keys[bound.value]
+            for bound in env.values()
+            if isinstance(bound, Lit) and bound.value in self._route_keys
+        }
+        return lines.pop() if len(lines) == 1 else None
+
+    def _computed_call(self, call: _Node, owner: _Node, index: _Node, args: list[_Node]) -> None:
+        """`app[verb](path, handler)` read under the current iteration's variables."""
+        verb = self._string(index)
+        if verb is not None and verb not in _CALLED:
+            return  # `cache['x'](...)`, a literal that is no verb
+        if verb is not None:
+            self._route(call, index, verb, owner, args)
+            return
+        method = self._value(self._uncased(index))
+        path = self._value(args[0]) or Opaque()
+        # `...chain` last: the handler and what guards it, in a list (`_spread_guard`)
+        guarded = args[1:] if args[-1].type == "spread_element" else args[1:-1]
+        guards = tuple(g for a in guarded for g in self._guards_in(a))
+        auth = Auth(guards) if guards else NO_AUTH
+        owner_expr = self._owner(owner)
+        self.routes.append(
+            RouteDecl(
+                owner_expr,
+                path,
+                None,
+                line_of(call),
+                self._handler(args[-1]) if args[-1].type != "spread_element" else None,
+                auth=auth,
+                methods_unknown=method is None,
+                method_exprs=(method,) if method is not None else (),
+            )
+        )
 
     def _stores(self, root: _Node) -> None:
         """`this.entries.push({ method, path, handler })` in a class's method: what its
@@ -1464,6 +1495,68 @@ class _Reader:
                 return read if _holds_param(read) else None
             scope = _function_of(scope)
         return None
+
+    def _spread_value(self, node: _Node) -> Expr | None:
+        """What `...node` spreads into an object: in a value read for callers (`_scoped`: a
+        function's return value), a `const` object of the function is read as written (`return
+        { ...core, ...routes }`); anything else as `_expr` reads it."""
+        node = unwrap(node) or node
+        if self._scoped and node.type == "identifier":
+            merged = self._merged_local(node, self._text(node), assigned_only=False)
+            if merged is not None:
+                return merged
+        return self._expr(node)
+
+    def _merged_local(self, node: _Node, name: str, *, assigned_only: bool) -> Namespace | None:
+        """`name` as a `const` object literal of a function around `node`, declared before it,
+        with what `Object.assign(name, a, b)` statements before `node` merge into it: a later
+        source's keys win, as in JavaScript (`Namespace.bases`, last writer first). A merge
+        made in a nested block or callback (a loop over plugins loaded at run time) is
+        `Unmerged`: keys not known. `assigned_only`: None unless something is merged into it
+        (a plain `const` record is read as `_const_local` reads it). None for anything else."""
+        if name in self._locals_seen:
+            return None
+        scope = _function_of(node)
+        body = scope.child_by_field_id(self.fields.body) if scope is not None else None
+        found = self._const_in(body, name, node) if body is not None else None
+        literal = unwrap(found[0].child_by_field_id(self.fields.value)) if found else None
+        if body is None or found is None or found[1] or literal is None or literal.type != "object":
+            return None
+        merges = self._assigns_into(body, name, node)
+        if assigned_only and not merges:
+            return None
+        self._locals_seen.add(name)
+        booleans, self._booleans = self._booleans, True  # its entries' flags: tests' values
+        try:
+            own = self._object(literal)
+            bases: list[Expr] = []
+            for call, direct in merges:
+                for source in self._arguments(call)[1:]:
+                    read = self._spread_value(source) if direct else None
+                    bases.insert(0, read if read is not None else Unmerged(
+                        self._text(source), line_of(call)))  # fmt: skip
+        finally:
+            self._locals_seen.discard(name)
+            self._booleans = booleans
+        return Namespace((), bases=(*bases, own)) if bases else own
+
+    def _assigns_into(self, body: _Node, name: str, before: _Node) -> list[tuple[_Node, bool]]:
+        """Each `Object.assign(name, ...)` call in the block `body` before `before`, and whether
+        it is a statement of `body` itself (run once, in order) rather than of a nested block
+        or callback."""
+        pattern = re.compile(
+            rb"\bObject\s*\.\s*assign\s*\(\s*" + re.escape(name.encode()) + rb"\s*,"
+        )
+        found: list[tuple[_Node, bool]] = []
+        for match in pattern.finditer(self.source, body.start_byte, before.start_byte):
+            call = body.descendant_for_byte_range(match.start(), match.start() + 1)
+            while call is not None and call.type != "call_expression":
+                call = call.parent
+            if call is None or call.start_byte != match.start():
+                continue  # in a comment or a string
+            statement = call.parent
+            found.append((call, statement is not None and statement.parent == body))
+        return found
 
     def _const_in(self, body: _Node, name: str, before: _Node) -> tuple[_Node, str] | None:
         """The declarator of `name` among the `const` statements of the block `body` written
@@ -2392,7 +2485,7 @@ class _Reader:
         for arg in args:
             inner = unwrap(arg) or arg
             if inner.type != "object" or not _HOOK_OPTIONS:
-                guards.append(self._guard(arg))
+                guards += self._guards_in(arg)  # `...chain`: what the list holds
                 continue
             for name in _HOOK_OPTIONS:
                 value = self._field(inner, name)
@@ -2429,7 +2522,8 @@ class _Reader:
             return
         last = unwrap(args[-1]) or args[-1]
         options_last = last.type == "object"  # `fastify.get('/x', { preHandler, handler })`
-        guarded = args if options_last else args[:-1]
+        # `...chain` last: the handler and what guards it, in a list (`_spread_guard`)
+        guarded = args if options_last or last.type == "spread_element" else args[:-1]
         auth = Auth(self._guards(guarded)) if guarded else NO_AUTH
         owner_expr = self._owner(owner)
         methods = (EVERY,) if verb == "all" else (_ALIASES.get(verb, verb.upper()),)
@@ -2592,6 +2686,9 @@ class _Reader:
                 param = self._param(node, name)
                 if param is not None:
                     return param
+                merged = self._merged_local(node, name, assigned_only=True)
+                if merged is not None:  # `const routes = {}; Object.assign(routes, core)`
+                    return merged
                 local = self._const_local(node, name)
                 if local is not None:  # `const route = { method, path }` of a factory
                     return local
@@ -2680,7 +2777,7 @@ class _Reader:
             if self._default_of(unwrap(callee)) == _SHARED_PLUGIN and self._arguments(node):
                 # `module.exports = fp(plugin)`: the plugin itself, to be called by a register
                 return self._expr(self._arguments(node)[0])
-            cased = self._cased(node)
+            cased = self._cased(node) or self._split(node)
             if cased is not None:
                 return cased
             joined = self._joined_table(node) if kind == "call_expression" else None
@@ -3085,7 +3182,7 @@ class _Reader:
         base = self._expr(obj)
         if key is None or base is None:
             return None
-        if isinstance(base, LoopKey):  # `v.path`, `TABLE[k].path` of an imported table
+        if isinstance(base, LoopKey) and base.split is None:  # `v.path`, `TABLE[k].path`
             return replace(base, members=(*base.members, key)) if base.table is not None else None
         if isinstance(base, ImportRef) and base.attr == "default":  # require('./x').router
             return self._ref(base.module, key)
@@ -3176,6 +3273,29 @@ class _Reader:
         ):
             return callee.child_by_field_id(self.fields.object) or node
         return node
+
+    def _split(self, node: _Node) -> Items | LoopKey | None:
+        """`'get /x'.split(' ')` of a string the file spells: its parts (`Items`); of a loop's
+        key or item (`LoopKey`), that value split as the linker gives it (a route table keyed
+        `'<verb> <path>'`, each key split into the method and path it registers)."""
+        callee = node.child_by_field_id(self.fields.function)
+        args = self._arguments(node)
+        if (
+            callee is None
+            or callee.type != "member_expression"
+            or self._text(callee.child_by_field_id(self.fields.property)) != "split"
+            or len(args) != 1
+        ):
+            return None
+        separator = self._expr(args[0])
+        inner = self._expr(callee.child_by_field_id(self.fields.object))
+        if not isinstance(separator, Lit) or not separator.value:
+            return None
+        if isinstance(inner, LoopKey) and inner.split is None:
+            return replace(inner, split=separator.value)
+        if isinstance(inner, Lit):
+            return Items(tuple(Lit(part) for part in inner.value.split(separator.value)))
+        return None
 
     def _cased(self, node: _Node) -> Lit | LoopKey | None:
         """`'Get'.toLowerCase()`, `T[k].toUpperCase()` of a string the file spells (a method
@@ -3489,7 +3609,7 @@ class _Reader:
         spread: list[Expr] = []
         for prop in node.named_children:
             if prop.type == "spread_element" and prop.named_children:
-                value = self._expr(prop.named_children[0])
+                value = self._spread_value(prop.named_children[0])
                 if fields:
                     spread.insert(0, Namespace(tuple(fields)))
                     fields = []
@@ -4706,7 +4826,129 @@ class _Reader:
     def _guard(self, node: _Node) -> Expr:
         """A middleware argument as the linker judges it: a name, a call (`passport.authenticate
         ('jwt')`, `asyncHandler(auth.jwt)`) or an inline function; `Opaque` for anything else."""
+        if node.type == "spread_element":
+            return Opaque()  # the middleware a list holds may guard: not known, never none
         return self._expr(node) or Opaque()
+
+    def _guards_in(self, node: _Node) -> list[Expr]:
+        """The guards a middleware argument stands for: itself, or for `...chain` of a list
+        the block around the call fills by pushes (`_chain`), what they push but the last
+        (the handler), each pushed under a test a `Choice` the linker decides per route."""
+        if node.type != "spread_element":
+            return [self._guard(node)]
+        chain = self._chain(node)
+        return chain if chain is not None else [Opaque()]
+
+    def _chain(self, spread: _Node) -> list[Expr] | None:
+        """`...chain` of `const chain = []` declared in the block around the registration,
+        filled before it by statements of that block: `chain.push(a)`, or `if (test)
+        chain.push(a)` (also `!test`, a block of pushes, no `else`): a guard per push but the
+        last, which is the handler's; a pushed guard is `Choice(test, guard, NoGuard)`, so a
+        table's entry decides it (`if (routes[key].auth) chain.push(auth)`). None for a
+        list used any other way before the call."""
+        name_node = unwrap(spread.named_children[0]) if spread.named_children else None
+        if name_node is None or name_node.type != "identifier":
+            return None
+        name = self._text(name_node)
+        statement = spread
+        while statement.parent is not None and statement.parent.type != "statement_block":
+            statement = statement.parent
+        block = statement.parent
+        if block is None:
+            return None
+        pushed: list[tuple[_Node | None, _Node]] = []  # (test, value)
+        declared = False
+        for child in block.named_children:
+            if child.start_byte >= statement.start_byte:
+                break
+            if not declared:
+                declared = self._declares_empty(child, name)
+                continue
+            found = self._pushes_of(child, name)
+            if found is None:
+                return None
+            pushed += found
+        if not declared or not pushed or pushed[-1][0] is not None:
+            return None
+        return [self._pushed_guard(test, value) for test, value in pushed[:-1]]
+
+    def _declares_empty(self, statement: _Node, name: str) -> bool:
+        """Whether `statement` is `const name = []` (`let` too)."""
+        if statement.type != "lexical_declaration":
+            return False
+        for declarator in statement.named_children:
+            target = declarator.child_by_field_id(self.fields.name)
+            value = unwrap(declarator.child_by_field_id(self.fields.value))
+            if target is not None and self._text(target) == name:
+                return value is not None and value.type == "array" and not value.named_children
+        return False
+
+    def _pushes_of(self, statement: _Node, name: str) -> list[tuple[_Node | None, _Node]] | None:
+        """What `statement` pushes onto `name`: `name.push(a, b)`, under `if (test)` each with
+        its test; [] for a statement that does not name the list; None for any other use."""
+        if not re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", self._text(statement)):
+            return []
+        if statement.type == "if_statement":
+            test = statement.child_by_field_id(self.fields.condition)
+            body = statement.child_by_field_id(self.fields.consequence)
+            if statement.child_by_field_id(self.fields.alternative) is not None or body is None:
+                return None
+            inner = body.named_children if body.type == "statement_block" else [body]
+            found: list[tuple[_Node | None, _Node]] = []
+            for one in inner:
+                pushed = self._pushes_of(one, name)
+                if pushed is None or any(t is not None for t, _ in pushed):
+                    return None
+                found += [(test, value) for _, value in pushed]
+            return found
+        call = unwrap(statement.named_children[0]) if statement.named_children else None
+        callee = call.child_by_field_id(self.fields.function) if call is not None else None
+        if (
+            statement.type != "expression_statement"
+            or call is None
+            or call.type != "call_expression"
+            or callee is None
+            or self._text(callee).replace(" ", "") != f"{name}.push"
+        ):
+            return None
+        args = self._arguments(call)
+        if any(a.type == "spread_element" for a in args):
+            return None
+        return [(None, a) for a in args]
+
+    def _pushed_guard(self, test: _Node | None, value: _Node) -> Expr:
+        """A pushed middleware as a guard; pushed under `test`, the guard when the test holds
+        and none otherwise, a loop's table entry read as a test (`LoopKey.tested`)."""
+        guard = self._guard(value)
+        if test is None:
+            return guard
+        not_pushed = NoGuard(f"not pushed unless {self._text(test)}")
+        for term in reversed(self._conjuncts(test)):  # `a && !b`: a choice in a choice
+            inner: _Node | None = unwrap(term)
+            negated = False
+            while (
+                inner is not None
+                and inner.type == "unary_expression"
+                and self._text(inner.child_by_field_id(self.fields.operator)) == "!"
+            ):
+                negated = not negated
+                inner = unwrap(inner.child_by_field_id(self.fields.argument))
+            tested = self._expr(inner) if inner is not None else None
+            if isinstance(tested, LoopKey):
+                tested = replace(tested, tested=True)
+            guard = Choice(tested or Opaque(), "truthy", guard, not_pushed, negated=negated)
+        return guard
+
+    def _conjuncts(self, test: _Node) -> list[_Node]:
+        """The terms `a && b && c` joins, in order; the test itself when it joins none."""
+        node = unwrap(test) or test
+        operator = node.child_by_field_id(self.fields.operator)
+        if node.type == "binary_expression" and self._text(operator) == "&&":
+            left = node.child_by_field_id(self.fields.left)
+            right = node.child_by_field_id(self.fields.right)
+            if left is not None and right is not None:
+                return [*self._conjuncts(left), *self._conjuncts(right)]
+        return [node]
 
     def _handler(self, node: _Node) -> str | None:
         """The handler's name as written (`listUsers`, `users.list`, `asyncHandler(listUsers)` →
@@ -4879,6 +5121,10 @@ def _namespace_export(node: _Node) -> _Node | None:
 
 
 def _member(value: Expr, key: str) -> Expr | None:
+    if isinstance(value, LoopKey) and value.split is not None:  # `parts[0]` of `k.split(' ')`
+        return replace(value, part=int(key)) if value.part < 0 and key.isdigit() else None
+    if isinstance(value, Items) and key.isdigit():  # `parts[1]` of `'get /x'.split(' ')`
+        return value.values[int(key)] if int(key) < len(value.values) else None
     if isinstance(value, LoopKey):  # `const { path } = r`, `r` an item of an imported table
         return replace(value, members=(*value.members, key)) if value.table is not None else None
     if isinstance(value, ImportRef) and value.attr in {"default", None}:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import tree_sitter
 
-from .model import Expr, ImportRef, Listing, Lit, StarletteRoutes, Sym
+from .model import CALL, Call, Expr, ImportRef, Listing, Lit, StarletteRoutes, Sym
 
 if TYPE_CHECKING:
     from .js_facts import _Reader
@@ -59,7 +59,8 @@ class Pair:
 @dataclass(frozen=True, slots=True)
 class Local:
     """A local of a loop body (`const full = PREFIX[k].base + r.path`; `field` for one name of
-    `const { base } = PREFIX[k]`): its initialiser, read with the iteration's variables."""
+    `const { base } = PREFIX[k]`, `"1"` for the second of `const [verb, path] = k.split(' ')`):
+    its initialiser, read with the iteration's variables."""
 
     node: _Node
     field: str = ""
@@ -238,6 +239,13 @@ def _declared(reader: _Reader, block: _Node) -> list[tuple[int, str, Local, bool
                     if prop.type == "shorthand_property_identifier_pattern":
                         name = reader._text(prop)
                         found.append((start, name, Local(value, name), False))
+            elif target.type == "array_pattern":  # `const [method, path] = key.split(' ')`
+                names = [c for c in target.named_children if c.type != "comment"]
+                for index, element in enumerate(names):
+                    if element.type == "identifier":
+                        found.append(
+                            (start, reader._text(element), Local(value, str(index)), False)
+                        )
     return found
 
 
@@ -319,6 +327,9 @@ def _deferred(reader: _Reader, scope: _Node) -> Env | None:
     else:
         target = item_parameter(reader, scope)
         source = unwrap(_looped_call(reader, scope))
+        viewed = _local_init(reader, source)
+        if viewed is not None and _object_view(reader, viewed):  # `const ks = Object.keys(T)`
+            source = viewed
     if source is None or target is None:
         return None
     named: Expr | None = None
@@ -365,6 +376,9 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
     """What a loop's object is, when it is a name the linker may find an object at (an
     import, a member of one); None for anything else (a call, a local not followed)."""
     node = unwrap(node)
+    if node is not None and node.type == "call_expression" and not _object_view(reader, node):
+        made = reader._expr(node)  # `Object.entries(buildRoutes(deps))`: what the call returns
+        return made if _project_call(made) else None
     if node is None or node.type not in {"identifier", "member_expression"}:
         return None
     named = reader._expr(node)
@@ -374,6 +388,12 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         return named
     if isinstance(named, Listing):  # `globSync(…)` as the loop's object
         return named
+    if (
+        isinstance(named, Sym)
+        and len(named.path) == 1
+        and _project_call(made := reader.bindings.get(named.path[0]))
+    ):  # `const routes = buildRoutes()` at the top level: what the call returns
+        return made
     if (
         isinstance(named, Sym)
         and len(named.path) == 1
@@ -389,8 +409,55 @@ def _named_object(reader: _Reader, node: _Node | None) -> Expr | None:
         _note_pushes(reader, node, name)
         return Sym((name,))
     if node.type == "identifier":  # a list the enclosing function fills by `push`
-        return reader._pushed_local(node)
+        pushed = reader._pushed_local(node)
+        return pushed if pushed is not None else _called_local(reader, node)
     return None
+
+
+def _local_init(reader: _Reader, node: _Node | None) -> _Node | None:
+    """The initializer of the local `node` names, declared once in the function around it
+    (`const keys = Object.keys(routes)`); None for anything else."""
+    if node is None or node.type != "identifier":
+        return None
+    body = reader._function_block(node) or reader._root  # a module's own too
+    found = reader._declared_once(body, reader._text(node)) if body is not None else None
+    if found is None or found.end_byte > node.start_byte:
+        return None
+    return unwrap(found.child_by_field_id(reader.fields.value))
+
+
+def _object_view(reader: _Reader, node: _Node) -> bool:
+    """Whether `node` is `Object.keys/values/entries(T)`."""
+    callee = (
+        node.child_by_field_id(reader.fields.function) if node.type == "call_expression" else None
+    )
+    return (
+        callee is not None
+        and callee.type == "member_expression"
+        and reader._text(callee.child_by_field_id(reader.fields.object)) == "Object"
+        and reader._text(callee.child_by_field_id(reader.fields.property)) in _OBJECT_VIEWS
+    )
+
+
+def _called_local(reader: _Reader, node: _Node) -> Expr | None:
+    """What a call of a project function returns, as the local `node` names it (`const routes =
+    getRoutes(deps)`): the `Call`, which the linker reads as the function's return value with
+    the arguments bound; None for a local bound otherwise."""
+    value = _local_init(reader, node)
+    if value is None or value.type != "call_expression" or _object_view(reader, value):
+        return None
+    read = reader._expr(value)
+    return read if _project_call(read) else None
+
+
+def _project_call(read: Expr | None) -> bool:
+    """Whether `read` is a call of a named function (`build(deps)`: a `Call`, or `build()`
+    read as the name's call), which the linker reads as the function's return value."""
+    if isinstance(read, Call):  # not `Object.keys(T)`, which `_deferred` reads as a view
+        return isinstance(read.callee, ImportRef) or (
+            isinstance(read.callee, Sym) and read.callee.path[0] != "Object"
+        )
+    return isinstance(read, Sym) and len(read.path) > 1 and read.path[-1] == CALL
 
 
 def _note_pushes(reader: _Reader, node: _Node, name: str) -> None:

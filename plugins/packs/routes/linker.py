@@ -150,6 +150,7 @@ from .model import (
     Stored,
     Sym,
     Trimmed,
+    Unmerged,
     UseDecl,
 )
 from .nest_config_service import SERVICE_KEY
@@ -3068,14 +3069,20 @@ class _RouteResolver:
         exprs = (route.path, *route.method_exprs)
         if not any(_keyed_in(e) for e in exprs):
             return [route]
+        count, guards = len(exprs), route.auth.guards  # guards pushed per entry: decided too
         unrolled = [
-            replace(route, path=path_, method_exprs=methods)
-            for path_, *listed in self._per_key(path, exprs)
-            for methods in (tuple(listed),)
+            replace(
+                route,
+                path=filled[0],
+                method_exprs=tuple(filled[1:count]),
+                auth=replace(route.auth, guards=tuple(filled[count:])),
+            )
+            for filled in self._per_key(path, (*exprs, *guards))
         ]
         sources = {k.source for e in exprs for k in _keyed_parts(e)}
         for source in sources:
             self._later_pushes(path, source, route.line)
+            self._unread_parts(path, source, route.line)
         places = self._item_places(path, next(iter(sources))) if len(sources) == 1 else None
         if places is None or len(places) != len(unrolled) or route.called_at is not None:
             return unrolled
@@ -3099,6 +3106,32 @@ class _RouteResolver:
                     f"not read: the routes the loop over `{name}` at {path}:{line} (and any "
                     "other) registers for them are not listed"))  # fmt: skip
 
+    def _unread_parts(self, path: str, source: Expr, line: int) -> None:
+        """An `UNRESOLVED_ROUTE` for each part of the object a loop at `line` iterates the keys
+        of that is not read: at a merge of things loaded at run time (`Unmerged`: `plugins
+        .forEach((p) => Object.assign(routes, p.controllers))`), naming what it merges; at the
+        loop for a spread the scan does not show. The keys the loop sees are still listed."""
+        table = self._settled(self.evaluate(path, source))
+        if not (isinstance(table, _Scoped) and isinstance(table.value, Namespace)):
+            return
+        for name, value in self._object_fields(table) or []:
+            if name[:1] != "\0":
+                continue
+            merged = value.expr if isinstance(value, Bound) else None
+            if isinstance(value, Bound) and isinstance(merged, Unmerged):
+                where, detail = (value.file, merged.line), (
+                    f"the keys `{merged.what}` merges into this table at run time are not "
+                    f"read: the loop at {path}:{line} registers a route per key; those listed "
+                    "for it are the keys spelled '<verb> /path' in this package's modules, "
+                    "where each is written, which may not be all, nor all served")  # fmt: skip
+            else:
+                where, detail = (path, line), (
+                    f"a part of `{describe(source)}` is not read: the routes this loop "
+                    "registers for its keys are not listed")  # fmt: skip
+            if where not in self.pushes_said:
+                self.pushes_said.add(where)
+                self._unresolved(UNRESOLVED_ROUTE, *where, detail)
+
     def _item_places(self, path: str, source: Expr) -> list[tuple[str, int] | None] | None:
         """Per item of the list `source` a loop iterates, the call of a project function that
         made it (`makeHandler(spec)(h)`, a name bound to it here or exported by another
@@ -3106,6 +3139,8 @@ class _RouteResolver:
         `_object_keys` lists item by item."""
         table = self._settled(self.evaluate(path, source))
         items: list[tuple[str, RouteDecl | Expr]] | None = None
+        if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
+            return self._key_places(table)
         if isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             items = None if self._records(table.file, table.value) else self._joined(table)
         elif isinstance(table, _Scoped) and isinstance(table.value, Items):
@@ -3115,6 +3150,47 @@ class _RouteResolver:
         return [
             None if isinstance(item, RouteDecl) else self._written_at(file, item, 0)
             for file, item in items
+        ]
+
+    def _key_places(self, table: _Scoped) -> list[tuple[str, int] | None]:
+        """Per key of the object `table` (as `_object_keys` lists them), where it is written."""
+        return [place for _, place in self._placed_keys(table)]
+
+    def _placed_keys(self, table: _Scoped) -> list[tuple[str, tuple[str, int] | None]]:
+        """The keys of the object `table`, the objects it spreads or merges too, each with
+        where it is written when spelled `'<verb> /path'` (`ModuleFacts.route_keys`, in the
+        file of the object that gives its value; None for a key of any other spelling). A
+        merge not read (`Unmerged`: plugins loaded at run time) may add any such key written
+        in a module of the merge's package (`_reachable_keys`): those follow, each once."""
+        found: dict[str, tuple[str, int] | None] = {}
+        unmerged: list[str] = []
+        for name, value in self._object_fields(table) or []:
+            file = value.file if isinstance(value, Bound) else table.file
+            if name[:1] == "\0":
+                if isinstance(value, Bound) and isinstance(value.expr, Unmerged):
+                    unmerged.append(file)
+                continue
+            lines = [n for key, n in self._facts(file).route_keys if key == name]
+            found[name] = (file, lines[-1]) if lines else None  # the last one written wins
+        for file in dict.fromkeys(unmerged):
+            for key, place in self._reachable_keys(file):
+                found.setdefault(key, place)
+        return list(found.items())
+
+    def _reachable_keys(self, merged_in: str) -> list[tuple[str, tuple[str, int]]]:
+        """Each object key spelled `'<verb> /path'` in the parsed modules under the folder of
+        the package the file `merged_in` belongs to (its nearest `package.json`; plugins in
+        packages of their own below it included), in path order: what a merge of things
+        loaded at run time may bring into a table written there."""
+        root = posixpath.dirname(merged_in)
+        while root and f"{root}/{MANIFEST}" not in self.files:
+            root = posixpath.dirname(root)
+        under = f"{root}/" if root else ""
+        return [
+            (key, (file, line))
+            for file in sorted(self.modules)
+            if file.startswith(under) and not file.endswith(".py")
+            for key, line in self.modules[file].route_keys
         ]
 
     def _written_at(self, file: str, expr: Expr, depth: int) -> tuple[str, int] | None:
@@ -3174,7 +3250,9 @@ class _RouteResolver:
         table = self.evaluate(path, source)
         keys: list[str] | None = None
         if isinstance(table, _Scoped) and isinstance(table.value, Namespace):
-            keys = [name for name, _ in table.value.fields]
+            # the objects it spreads or merges too (`{ ...core, ...plugins }`); a part not read
+            # is said where the loop is (`_unread_parts`); none at all: filled at run time
+            keys = [name for name, _ in self._placed_keys(table)] or None
         elif isinstance(table, _Scoped) and isinstance(table.value, StarletteRoutes):
             records = self._records(table.file, table.value) or self._joined(table)
             keys = [str(index) for index in range(len(records))] if records is not None else None
@@ -3300,7 +3378,12 @@ class _RouteResolver:
     def _keyed_value(self, path: str, keyed: LoopKey, key: str) -> Expr:
         """The key, or `table[key]` and its `members` (written in the table's file), in the
         case `keyed.case` asks for."""
+        if keyed.tested:  # `if (routes[key].auth)`: the entry's field as a test, absent falsy
+            truth = self._truth(path, self._keyed_as_written(path, keyed, key, absent=Lit("")))
+            return Opaque() if truth is None else Lit("true" if truth else "")
         value = self._keyed_as_written(path, keyed, key)
+        if keyed.split is not None and not isinstance(value, Opaque):
+            value = self._split_part(path, value, keyed.split, keyed.part)
         if not keyed.case or isinstance(value, Opaque):
             return value
         change = str.lower if keyed.case == "lower" else str.upper
@@ -3310,7 +3393,19 @@ class _RouteResolver:
         found = self._string(path, value)
         return Lit(change(found)) if found is not None else Opaque()
 
-    def _keyed_as_written(self, path: str, keyed: LoopKey, key: str) -> Expr:
+    def _split_part(self, path: str, value: Expr, separator: str, part: int) -> Expr:
+        """Part `part` of the string `value` split at `separator` (`'get /x'.split(' ')[0]`),
+        as JavaScript gives it; not known (`Opaque`) for a value not a string, a part it does
+        not have, or the whole list of parts."""
+        text = self._string(path, value)
+        parts = text.split(separator) if text is not None else []
+        return Lit(parts[part]) if 0 <= part < len(parts) else Opaque()
+
+    def _keyed_as_written(
+        self, path: str, keyed: LoopKey, key: str, absent: Expr | None = None
+    ) -> Expr:
+        """`absent`: what a field an object of the table lacks gives, when every part of that
+        object is read (`undefined`, for a test); else not known (`Opaque`)."""
         if keyed.table is None:
             return Lit(key)
         entity = self.evaluate(path, keyed.table)
@@ -3336,13 +3431,18 @@ class _RouteResolver:
                 at = int(name) if name.isdigit() else len(items)
                 value = items[at] if at < len(items) else None
             elif isinstance(entity, _Scoped) and isinstance(entity.value, Namespace):
-                value = dict(entity.value.fields).get(name)
+                fields = dict(self._object_fields(entity) or [])  # spreads' too
+                value = fields.get(name)
+                if value is None and absent is not None and not any(k[:1] == "\0" for k in fields):
+                    return absent
             else:
                 return Opaque()
             if value is None:
                 return Opaque()
             found, file = value, entity.file
-            entity = self.evaluate(file, value)
+            if isinstance(value, Bound):  # written in the file of the object it spreads
+                found, file = value.expr, value.file
+            entity = self.evaluate(file, found)
         return Bound(file, found)
 
     def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
@@ -3782,7 +3882,8 @@ class _RouteResolver:
         keyed: dict[str, Expr] = {}
         for base in reversed(entity.value.bases):  # the base written first is the last
             inner = self._object_fields(self._settled(self.evaluate(entity.file, base)), depth + 1)
-            for name, value in inner if inner is not None else [("\0", Opaque())]:
+            unread = Bound(entity.file, base) if isinstance(base, Unmerged) else Opaque()
+            for name, value in inner if inner is not None else [("\0", unread)]:
                 keyed[f"\0{len(keyed)}" if name.startswith("\0") else name] = value
         keyed.update((name, Bound(entity.file, value)) for name, value in entity.value.fields)
         return list(keyed.items())
@@ -5405,6 +5506,12 @@ class _RouteResolver:
             return REQUIRED
         if isinstance(expr, NoGuard):
             return NONE
+        if isinstance(expr, Choice):  # a guard pushed under a test: the branch it picks
+            picked = self._test(path, expr)[0]
+            if picked is not None:
+                return self._verdict(path, expr.then if picked else expr.otherwise)
+            both = {self._verdict(path, expr.then), self._verdict(path, expr.otherwise)}
+            return both.pop() if len(both) == 1 else UNKNOWN
         if isinstance(expr, Call):  # a wrapper guards when what it wraps does
             wrapped = [self._verdict(path, arg) for arg in expr.args]
             callee = expr.callee
@@ -5580,7 +5687,7 @@ class _RouteResolver:
             return _Judged(NONE)
         if isinstance(expr, Number):
             return _Number(expr.value)
-        if isinstance(expr, Opaque | Each | Stored | LoopKey):
+        if isinstance(expr, Opaque | Unmerged | Each | Stored | LoopKey):
             return None
         if isinstance(expr, ConfigKey):  # NestJS's `configService.get('app.prefix')`
             return _newlines(self._config_key(path, expr), expr.newlines)
@@ -6281,6 +6388,8 @@ def _keyed_parts(expr: Expr) -> list[LoopKey]:
         return [k for part in expr.passed for k in _keyed_parts(part)]
     if isinstance(expr, Fallback):  # `route.version ?? 'v1'`: the item's, else the default
         return _keyed_parts(expr.value)
+    if isinstance(expr, Choice):  # a guard pushed under tests of the entry's fields
+        return [k for part in (expr.tested, expr.then) for k in _keyed_parts(part)]
     return []
 
 
@@ -6315,6 +6424,10 @@ def _keyed_filled(expr: Expr, value: Callable[[LoopKey], Expr]) -> Expr:
         return replace(expr, args=args, passed=tuple(_keyed_filled(p, value) for p in expr.passed))
     if isinstance(expr, Fallback) and _keyed_in(expr.value):
         return replace(expr, value=_keyed_filled(expr.value, value))
+    if isinstance(expr, Choice) and _keyed_in(expr):
+        return replace(
+            expr, tested=_keyed_filled(expr.tested, value), then=_keyed_filled(expr.then, value)
+        )
     return expr
 
 

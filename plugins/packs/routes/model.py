@@ -604,6 +604,12 @@ class LoopKey:
     table: Expr | None = None
     members: tuple[str, ...] = ()
     case: str = ""  # "lower" or "upper": the value's `.toLowerCase()`/`.toUpperCase()`
+    # `key.split(' ')` (`split`: the separator) and its part `part` (`[method, path] = …`,
+    # `parts[1]`): a Sails-style `'get /x'` key read as its method and path; -1: the whole list
+    split: str | None = None
+    part: int = -1
+    # read as a test (`if (routes[key].auth)`): a field the entry lacks is `undefined`, falsy
+    tested: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -692,6 +698,17 @@ class Number:
 
 
 @dataclass(frozen=True, slots=True)
+class Unmerged:
+    """JavaScript: what `Object.assign(table, what)` merges into an object where reading cannot
+    list it (in a loop over things loaded at run time: `plugins.forEach((p) =>
+    Object.assign(routes, p.controllers))`), written at `line`: keys the object has that are
+    not known, a finding where a loop over its keys registers routes."""
+
+    what: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """A value the source computes in a way reading cannot follow (`os.environ["PREFIX"]`):
     present, but never visible."""
@@ -699,6 +716,7 @@ class Opaque:
 
 Expr = (
     Opaque
+    | Unmerged
     | Number
     | FlaskConfigRead
     | Pattern
@@ -1094,6 +1112,9 @@ class ModuleFacts:
     # JavaScript: `name.push(...)` onto a module-level list a loop unrolls from its initializer
     # (`js_loops`): (name, line, what makes the pushed items), each a finding where the loop is
     list_pushes: tuple[tuple[str, int, str], ...] = ()
+    # JavaScript: object keys spelled `'<verb> /path'` and their lines (`js_method_keys`): where
+    # a route a loop registers per key is written
+    route_keys: tuple[tuple[str, int], ...] = ()
     # Python: the packages it loads modules from by a computed name (`importlib.import_module(
     # f"plugins.{n}.main")`: `plugins`), any module below which it may import (`py_sub_apps`)
     dynamic_imports: tuple[str, ...] = ()
@@ -1177,6 +1198,7 @@ _pickled_by_fields(
     Trimmed,
     Keyed,
     LoopKey,
+    Unmerged,
     Condition,
     Mapped,
     Choice,

@@ -20,7 +20,9 @@ of those constructs, spelt as their bytes must spell them (over-inclusion costs 
 - JavaScript and TypeScript (`js_facts`, `_admits_script`): a router or app needs an import
   of a record's package, which makes the file a `SEED` (`scan.Admission`); so does a route
   call on a bare name the linker reads as an app parameter (`app.get('/x', h)`). The rest are
-  `GATED`, admitted only where a `SEED` is: a record's seed word (`express`, `Router`, `koa`); a
+  `GATED`, admitted only where a `SEED` is: an object key spelled `'get /x'` (`js_method_keys`:
+  a route table a loop may register, or a plugin's that a merge not read may bring in); a
+  record's seed word (`express`, `Router`, `koa`); a
   computed registration `x[verb](...)` needs `](` (or `].call`: `x[verb].call(x, ...)`); a
   route or `use` call is a call of a property in `_CALLED` (`get`, `post`…, `use`, `all`, a
   record's own calls: koa-router's `del`, `prefix`, Fastify's `route`, `register`, `addHook`):
@@ -65,7 +67,7 @@ import re
 from ..entry_points import WORDS as ENTRY_POINT_WORDS
 from ..entry_points import is_distribution_file
 from ..scan_select import Admission
-from . import nextjs
+from . import js_method_keys, nextjs
 from .envfiles import is_env_file
 from .frameworks import BY_KEY, FLASK_ADMIN, FLASK_CLASSFUL, JAVASCRIPT, PYTHON, SEEDS, UNREAD
 from .js_facts import _COMPUTED_CALL, route_shaped_calls
@@ -383,6 +385,7 @@ def _admits_script(path: str, data: bytes) -> Admission:
         computed
         or any(m.start() == 0 or data[m.start() - 1] != 0x2E for m in _DOT_CALL.finditer(data))
         or any(spelled.spells(name) for name in _JS_NAMES)
+        or js_method_keys.ROUTE_KEY.search(data) is not None  # `'get /x': {...}`: a table's key
     ):
         return Admission.GATED
     return Admission.NO
