@@ -538,8 +538,18 @@ def _names(node: ast.expr | None) -> tuple[str, ...] | None:
     return ("?",) if node is not None else None
 
 
+# the parameter a decorator factory takes its list of methods by (Django's, DRF's)
+_METHOD_LISTS = {"require_http_methods": "request_method_list", "api_view": "http_method_names"}
+
+
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _argument(call: ast.Call, index: int, name: str) -> ast.expr | None:
+    """The parameter `name`, passed `index`-th or by keyword (`action(["post"], True)`,
+    `api_view(http_method_names=["POST"])`)."""
+    return call.args[index] if len(call.args) > index else _keyword(call, name)
 
 
 def _true(node: ast.expr | None) -> bool:
@@ -1432,17 +1442,16 @@ class _Reader:
         for decorator in node.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             name = _last(call.func if call is not None else decorator)
-            if name == "require_http_methods" and call is not None and call.args:
-                methods = _strings(call.args[0], self.text) or ("?",)
+            listing = _argument(call, 0, _METHOD_LISTS.get(name, "")) if call is not None else None
+            if name == "require_http_methods" and listing is not None:
+                methods = _strings(listing, self.text) or ("?",)
             elif name in _REQUIRE:
                 methods = _REQUIRE[name]
             elif name == "api_view":
                 api_view = True
-                listed = (
-                    _strings(call.args[0], self.text) if call is not None and call.args else None
-                )
+                listed = _strings(listing, self.text) if listing is not None else None
                 methods = listed if listed is not None else ("GET",)
-                if call is not None and call.args and listed is None:
+                if listing is not None and listed is None:
                     methods = ("?",)
             elif name == "permission_classes" and call is not None and call.args:
                 permissions = _names(call.args[0])
@@ -1778,9 +1787,9 @@ def _mapped_methods(node: ast.ClassDef, actions: list[Action]) -> list[Action]:
 def _action(node: ast.FunctionDef | ast.AsyncFunctionDef, text: TextOf) -> Action | None:
     for decorator in node.decorator_list:
         if isinstance(decorator, ast.Call) and _last(decorator.func) == "action":
-            detail_node = _keyword(decorator, "detail")
+            detail_node = _argument(decorator, 1, "detail")
             detail = detail_node.value if isinstance(detail_node, ast.Constant) else None
-            methods_node = _keyword(decorator, "methods")
+            methods_node = _argument(decorator, 0, "methods")
             methods = _strings(methods_node, text) if methods_node is not None else ("get",)
             url_path = _keyword(decorator, "url_path")
             return Action(

@@ -402,6 +402,19 @@ class DjangoRouteResolver:
     def facts(self, path: str) -> DjangoFacts | None:
         return self.resolver._facts(path).django
 
+    def urlpatterns(self, file: str) -> tuple[str, tuple[UrlEntry, ...]] | None:
+        """The `urlpatterns` a URLconf module serves and the file they are written in: its
+        own, or those it imports from another module (a package's `urls/__init__.py` doing
+        `from .base import urlpatterns`); None when the scanned files show none."""
+        facts = self.facts(file)
+        if facts is not None and "urlpatterns" in facts.lists:
+            return file, facts.lists["urlpatterns"]
+        found = self.resolve(file, "urlpatterns")
+        if found is None or found[0] != "list":
+            return None
+        source = self.facts(found[1])
+        return (found[1], source.lists[found[2]]) if source is not None else None
+
     def module_file(self, name: str, importer: str) -> str | None:
         key = (name, importer)
         if key not in self.module_files:
@@ -425,15 +438,15 @@ class DjangoRouteResolver:
         roots = self.roots(with_facts)
         if roots:
             for file, setting_file, line in roots:
-                facts = self.facts(file) if file else None
-                if facts is None or "urlpatterns" not in facts.lists:
+                served = self.urlpatterns(file) if file else None
+                if served is None:
                     detail = (
                         "ROOT_URLCONF names a module whose urlpatterns the scanned files do "
                         "not show: the routes it serves are not listed"
                     )
                     self.note("UNRESOLVED_ROUTER", setting_file, line, detail)
                     continue
-                self.walk(file, facts.lists["urlpatterns"], "", NONE, (), (file,))
+                self.walk(*served, "", NONE, (), tuple(dict.fromkeys((file, served[0]))))
         else:
             included = self.included(with_facts)
             for path, facts in with_facts:
@@ -647,18 +660,20 @@ class DjangoRouteResolver:
         kind, name = entry.target
         if kind == "include":
             file = self.module_file(name, path)
-            facts = self.facts(file) if file is not None else None
             if file is None and self.outside(name, path):
                 self.library_urls(path, entry, f"include('{name}')", name)
                 return
-            if file is None or facts is None or "urlpatterns" not in facts.lists:
+            served = self.urlpatterns(file) if file is not None else None
+            if file is None or served is None:
                 self.opaque(path, entry, f"`include('{name}')` names a module whose "
                             "urlpatterns the scanned files do not show")  # fmt: skip
                 return
-            if file in stack:
+            if file in stack or served[0] in stack:
                 self.cycle(path, entry, f"include('{name}')")
                 return
-            self.walk(file, facts.lists["urlpatterns"], here, auth, gaps, (*stack, file))
+            where, entries = served
+            walked = (*stack, file) if where == file else (*stack, file, where)
+            self.walk(where, entries, here, auth, gaps, walked)
             return
         if kind == "static":  # Django's `serve`: a function view with no method restriction
             handler = (
