@@ -793,6 +793,9 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
         ("import falcon\napp = falcon.App()\n", "Falcon"),
         ("from aiohttp import ClientSession\n", None),  # a client, not a server
         ("import tornado.ioloop\n", None),
+        ("from fastmcp import FastMCP\nmcp = FastMCP('x')\nmcp.run(transport='http')\n", "FastMCP"),
+        ("from mcp.server.fastmcp import FastMCP\n", "FastMCP"),
+        ("from fastmcp.server.dependencies import get_http_headers\n", None),  # a helper
     ],
 )
 def test_a_python_server_framework_it_does_not_read_is_named_a_client_is_not(

@@ -822,6 +822,9 @@ UNREAD = (
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
     Unread("LoopBack", "javascript", (b"@loopback/rest",), _js_import(r"@loopback/rest")),
+    # an MCP server (its HTTP transports' endpoints): named where the package itself is
+    # imported (`from fastmcp import FastMCP`), not at each import of its submodules' helpers
+    Unread("FastMCP", "python", (b"fastmcp",), _py_import(r"fastmcp(?!\.)|mcp\.server\.fastmcp")),
     # libraries that generate routes at run time from models or settings, configured here
     _generates("Flask-Admin", "python", "flask_admin", r"\b(?:Admin|add_views?)\s*\("),
     _generates("Flask-AppBuilder", "python", "flask_appbuilder",
