@@ -53,13 +53,7 @@ _VIEWS = (
     "        return ''\n"
 )
 
-_SITE = (
-    "from flask import Flask\n"
-    "from hub import Hub\n"
-    "\n"
-    "site = Flask(__name__)\n"
-    "hub = Hub(site)\n"
-)
+_SITE = "from flask import Flask\nfrom hub import Hub\n\nsite = Flask(__name__)\nhub = Hub(site)\n"
 
 _ROUTES = (
     "from core import hub\n"  # 1
@@ -144,3 +138,33 @@ def test_pre_filtered_scan_reads_the_same(tmp_path: Path, monkeypatch: pytest.Mo
     found, _, _ = pre_filtered(tmp_path, monkeypatch)
     names = {r["name"] for r in found["resources"]}
     assert names == set(located(_files()))
+
+
+def _gated(test: str) -> dict[str, str]:
+    files = _files(
+        _ROUTES.replace(
+            "hub.mount()\n",
+            f"from cfg import ENABLE_EXTRA\nfrom outside import flag\nif {test}:\n"
+            "    hub.add_resource(Blob, '/extra')\nhub.mount()\n",
+        )
+    )
+    files["cfg.py"] = (
+        "from decouple import config\n"
+        "ENABLE_EXTRA = config('ENABLE_EXTRA', default=False, cast=bool)\n"
+    )
+    return files
+
+
+def test_a_call_under_an_if_the_defaults_make_false_registers_nothing_with_a_finding() -> None:
+    """The `if` is around the CALL of the wrapper, not inside it: off by the configuration's
+    defaults, nothing is listed and an `UNRESOLVED_ROUTE` is at the call; its `else` runs."""
+    off = _gated("ENABLE_EXTRA")
+    assert not any("/extra" in name for name in located(off))
+    assert finding_places(off).get("UNRESOLVED_ROUTE") == ["routes.py:12"]
+    assert located(_gated("not ENABLE_EXTRA"))["PUT /v2/extra"] == "routes.py:12"
+
+
+def test_a_call_under_an_if_nothing_decides_is_listed_with_a_finding_at_it() -> None:
+    undecided = _gated("flag()")  # a module the scan does not hold
+    assert located(undecided)["PUT /v2/extra"] == "routes.py:12"
+    assert finding_places(undecided).get("UNRESOLVED_PREFIX") == ["routes.py:12"]

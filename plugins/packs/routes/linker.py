@@ -2948,6 +2948,8 @@ class _RouteResolver:
             if self.budget < 0:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
+            if not self._chain_runs(chain):
+                continue
             place = (chain[-1][0], chain[-1][1].line)
             handler = chain[-1][1].decorates or route.handler  # `@guarded(...)` on a def
             only_if = route.only_if
@@ -2983,6 +2985,21 @@ class _RouteResolver:
                     )
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
+
+    def _chain_runs(self, chain: _Chain) -> bool:
+        """Whether the Python calls of `chain` run under the configuration's defaults: a call
+        written under an `if` they make false (`if config.enable_x: api.add(R, "/x")`)
+        registers nothing, an `UNRESOLVED_ROUTE` at it; one under an `if` nothing decides
+        runs, an `UNRESOLVED_PREFIX` at it saying so (never silent either way)."""
+        for caller, call in chain:
+            if call.only_if is None or not caller.endswith(".py"):
+                continue
+            if off := self._off_by_default(caller, call.only_if, "registering call"):
+                self._unresolved(UNRESOLVED_ROUTE, caller, call.line, off)
+                return False
+            if unsure := self._undecided(caller, call.line, call.only_if):
+                self._unresolved(UNRESOLVED_PREFIX, *unsure)
+        return True
 
     def _router_unread(
         self, path: str, written: Expr | None, owner: Expr | None, site: str, chain: _Chain
@@ -3478,6 +3495,8 @@ class _RouteResolver:
             if self.budget < 0:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
+            if not self._chain_runs(chain):
+                continue
             parent = self._through_some(mount.parent, path, site, chain)
             prefix = self._through_some(mount.prefix, path, site, chain)
             child = self._through(mount.child, path, site, chain)

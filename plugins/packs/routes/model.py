@@ -259,6 +259,9 @@ class Invocation:
     # a decorator's call (`@guarded(router.get, "/x")`): the def it decorates, the handler of
     # a route the called helper registers with what it is handed
     decorates: str = ""
+    # Python: the `if`s the call is written under (what a wrapper it calls registers runs only
+    # where they hold), as a route's `only_if`
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)

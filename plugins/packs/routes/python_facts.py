@@ -415,13 +415,14 @@ class _Reader:
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 written, mounted = len(self.routes), len(self.mounts)
-                registered = len(self.view_registers)
+                registered, invoked = len(self.view_registers), len(self.invocations)
                 self.line = stmt.lineno
                 self._statement(stmt, scope)
                 if (
                     len(self.routes) == written
                     and len(self.mounts) == mounted
                     and len(self.view_registers) == registered
+                    and len(self.invocations) == invoked
                 ):
                     continue
                 # what the statement registered runs only where the `if`s around it hold
@@ -447,6 +448,9 @@ class _Reader:
                 self.view_registers[registered:] = [
                     dataclasses.replace(v, only_if=condition)
                     for v in self.view_registers[registered:]
+                ]
+                self.invocations[invoked:] = [  # a wrapper's call: what it registers likewise
+                    dataclasses.replace(c, only_if=condition) for c in self.invocations[invoked:]
                 ]
         self._scope = {}
         self._def = None
@@ -1873,10 +1877,11 @@ class _Reader:
         if callee is None:
             return
         receiver: Expr | None = None
-        if isinstance(call.func, ast.Attribute) and len(callee) > 1:
+        if isinstance(call.func, ast.Attribute):
             receiver = _routerish(self._owner(call.func.value))
         if not (call.args or call.keywords or receiver):
             return  # `api.register()` passes its object: a method may mount what it holds
+        if isinstance(call.func, ast.Attribute):
             if callee[0] in {"self", self._bound} and self._class_name:
                 if isinstance(receiver, Param):  # `self.add(...)`, `cls._more(app)`
                     callee = (self._class_name, CALL, *callee[1:])
@@ -3809,14 +3814,16 @@ def _instance_given(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
     params |= {a.arg for a in init.args.kwonlyargs}
     found: dict[str, str | None] = {}
     for stmt in init.body:
-        for target in stmt.targets if isinstance(stmt, ast.Assign) else ():
+        if not isinstance(stmt, ast.Assign):
+            continue
+        value = stmt.value
+        for target in stmt.targets:
             if not (
                 isinstance(target, ast.Attribute)
                 and type(target.value) is ast.Name
                 and target.value.id == "self"
             ):
                 continue
-            value = stmt.value
             given = value.id if type(value) is ast.Name and value.id in params else None
             found[target.attr] = None if target.attr in found else given
     return tuple((attr, param) for attr, param in found.items() if param is not None)
