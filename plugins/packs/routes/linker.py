@@ -633,6 +633,8 @@ class _RouteResolver:
         self.made_on_unknown: dict[tuple[str, str], RouterDecl] = {}
         # those whose instance keeps routers as attributes: attribute -> that router's key
         self.instance_routers: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+        # an instance's attributes its `__init__` stores a parameter in: what the call passed
+        self.instance_given: dict[tuple[str, str], dict[str, Expr]] = {}
         # mounts of `item.attr` the scan cannot resolve, `attr` an instance router's name
         self.loop_mounts: list[tuple[_Node, str, MountDecl, str]] = []
         self._importing_index: dict[str, set[str]] = {}
@@ -1340,6 +1342,8 @@ class _RouteResolver:
                 break
             if called is None:
                 called = entity.value.init_params
+                given_attrs = self._given_attributes(path, entity.value, passed)
+                self.instance_given[(path, decl.router_id)] = given_attrs
             for template, param in zip(
                 entity.value.instance_routers, entity.value.instance_params, strict=True
             ):
@@ -1373,6 +1377,22 @@ class _RouteResolver:
             entity = self.evaluate(entity.file, bases[0]) if bases else None
         if made:
             self.instance_routers[(path, decl.router_id)] = made
+
+    @staticmethod
+    def _given_attributes(
+        path: str, value: Namespace, passed: Mapping[str, Expr | None]
+    ) -> dict[str, Expr]:
+        """What the constructor call passes for each attribute its `__init__` stores a
+        parameter in (`self.app = app` of `Service(app)`), read where the call is written."""
+        params = value.init_params or ()
+        found: dict[str, Expr] = {}
+        for attr, param in value.instance_given:
+            given = passed.get(param)
+            if given is None and param in params:
+                given = passed.get(str(params.index(param)))
+            if given is not None:
+                found[attr] = Bound(path, given)
+        return found
 
     def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
         """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
@@ -2928,6 +2948,8 @@ class _RouteResolver:
             if self.budget < 0:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
+            if not self._chain_runs(chain):
+                continue
             place = (chain[-1][0], chain[-1][1].line)
             handler = chain[-1][1].decorates or route.handler  # `@guarded(...)` on a def
             only_if = route.only_if
@@ -2963,6 +2985,21 @@ class _RouteResolver:
                     )
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
+
+    def _chain_runs(self, chain: _Chain) -> bool:
+        """Whether the Python calls of `chain` run under the configuration's defaults: a call
+        written under an `if` they make false (`if config.enable_x: api.add(R, "/x")`)
+        registers nothing, an `UNRESOLVED_ROUTE` at it; one under an `if` nothing decides
+        runs, an `UNRESOLVED_PREFIX` at it saying so (never silent either way)."""
+        for caller, call in chain:
+            if call.only_if is None or not caller.endswith(".py"):
+                continue
+            if off := self._off_by_default(caller, call.only_if, "registering call"):
+                self._unresolved(UNRESOLVED_ROUTE, caller, call.line, off)
+                return False
+            if unsure := self._undecided(caller, call.line, call.only_if):
+                self._unresolved(UNRESOLVED_PREFIX, *unsure)
+        return True
 
     def _router_unread(
         self, path: str, written: Expr | None, owner: Expr | None, site: str, chain: _Chain
@@ -3458,6 +3495,8 @@ class _RouteResolver:
             if self.budget < 0:
                 self.cut[chain[-1][0], chain[-1][1].line] = None
                 return
+            if not self._chain_runs(chain):
+                continue
             parent = self._through_some(mount.parent, path, site, chain)
             prefix = self._through_some(mount.prefix, path, site, chain)
             child = self._through(mount.child, path, site, chain)
@@ -6175,6 +6214,9 @@ class _RouteResolver:
             own = self.instance_routers[entity.key].get(segment)
             if own is not None:
                 return _Router(own)
+            given = self.instance_given.get(entity.key, {}).get(segment)
+            if given is not None:  # `self.app = app` of `Service(app)`: that `app`
+                return self.evaluate(entity.key[0], given)
             cls = self.evaluate(entity.key[0], self.not_routers[entity.key])
             return self._member(cls, segment) if cls is not None else None
         if isinstance(entity, _Scoped):

@@ -136,6 +136,9 @@ class Namespace:
     # Python: its own definitions of a method every route passes through (`api_route`,
     # `add_url_rule`...): (name, the def's text), run per route by `py_overrides`
     overrides: tuple[tuple[str, str], ...] = ()
+    # Python: `self.app = app` in `__init__`: (attribute, parameter), each instance's attribute
+    # what its constructor call passes there (`Service(app).app` is that `app`)
+    instance_given: tuple[tuple[str, str], ...] = ()
     # JavaScript: an object literal that is route options (`{ method, path, handler }`), read
     # as such where it is written, so a table gathering such objects from other places
     # (`Object.values(require('./x'))`, an object of them) lists each at its own object
@@ -256,6 +259,9 @@ class Invocation:
     # a decorator's call (`@guarded(router.get, "/x")`): the def it decorates, the handler of
     # a route the called helper registers with what it is handed
     decorates: str = ""
+    # Python: the `if`s the call is written under (what a wrapper it calls registers runs only
+    # where they hold), as a route's `only_if`
+    only_if: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)

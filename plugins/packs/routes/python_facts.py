@@ -415,13 +415,14 @@ class _Reader:
             for env in loops.get(id(stmt), ({},)):
                 self._env = env
                 written, mounted = len(self.routes), len(self.mounts)
-                registered = len(self.view_registers)
+                registered, invoked = len(self.view_registers), len(self.invocations)
                 self.line = stmt.lineno
                 self._statement(stmt, scope)
                 if (
                     len(self.routes) == written
                     and len(self.mounts) == mounted
                     and len(self.view_registers) == registered
+                    and len(self.invocations) == invoked
                 ):
                     continue
                 # what the statement registered runs only where the `if`s around it hold
@@ -447,6 +448,9 @@ class _Reader:
                 self.view_registers[registered:] = [
                     dataclasses.replace(v, only_if=condition)
                     for v in self.view_registers[registered:]
+                ]
+                self.invocations[invoked:] = [  # a wrapper's call: what it registers likewise
+                    dataclasses.replace(c, only_if=condition) for c in self.invocations[invoked:]
                 ]
         self._scope = {}
         self._def = None
@@ -1124,6 +1128,7 @@ class _Reader:
         instance_routers: tuple[RouterDecl, ...] = ()
         instance_params: tuple[str, ...] = ()
         init_params: tuple[str, ...] | None = None
+        instance_given: tuple[tuple[str, str], ...] = ()
         super_call: ast.Call | None = None
         none_defaults: tuple[str, ...] = ()
         for stmt in node.body:
@@ -1152,6 +1157,7 @@ class _Reader:
                         self._bound_of[id(stmt)] = positional[0].arg
                 if stmt.name == "__init__":
                     instance_routers, instance_params = self._instance_routers(stmt)
+                    instance_given = _instance_given(stmt)
                     init_params = tuple(
                         a.arg for a in [*stmt.args.posonlyargs, *stmt.args.args][1:]
                     )
@@ -1222,6 +1228,7 @@ class _Reader:
             else (),
             none_defaults,
             py_overrides.overrides(node),
+            instance_given=instance_given,
         )
 
     def _mark_value(self, node: ast.expr) -> Expr | None:
@@ -1556,9 +1563,20 @@ class _Reader:
                 return Param(param[0], param[1], name, Sym((name,)))
         elif self._bound and type(node) is ast.Attribute:
             path = _dotted_path(node)  # `self.router`: an instance's own, never a class field
+            if path is not None and path[0] == self._bound and CALL not in path:
+                return self._instance_attribute(path)
             if path is not None and path[0] == self._bound:
                 return Sym(path)
         return self._expr(node)
+
+    def _instance_attribute(self, path: tuple[str, ...]) -> Expr:
+        """`self.blueprint` in a method: the attribute of the instance each call passes as
+        parameter 0 (`api.add(...)` passes `api`, whose `blueprint` its `__init__` made), so
+        a method registering on it is followed to each call like any function; no call:
+        read as the name written, as before."""
+        site, index = self._scope[path[0]]
+        receiver = Param(site, index, path[0], Sym((path[0],)))
+        return Member(receiver, path[1:])
 
     def _path_expr(self, node: ast.expr | None) -> Expr | None:
         """A route's path: a parameter of the enclosing function stays one (its callers say
@@ -1644,6 +1662,8 @@ class _Reader:
             return
         name = call.func.attr
         owner = self._owner(call.func.value)
+        if name != "init_app":  # `api.add_resource(R, "/x")` may be a project class's method
+            self._invocation(call)  # of that name, followed with its arguments bound
         if name not in _UNBOUND_SPREAD_OK and _spreads(call):
             call = self._unspread(call, name)
             if _unplaced(call, name):  # `api.add_resource(*entry)` over what is not read
@@ -1854,11 +1874,14 @@ class _Reader:
         """Remember `f(app)`, `f(app=app)`: a router may be what `f` declares routes on. Only
         arguments that can be routers are kept (a name, an attribute, a router made here)."""
         callee = _dotted_path(call.func)
-        if callee is None or not (call.args or call.keywords):
+        if callee is None:
             return
         receiver: Expr | None = None
         if isinstance(call.func, ast.Attribute):
             receiver = _routerish(self._owner(call.func.value))
+        if not (call.args or call.keywords or receiver):
+            return  # `api.register()` passes its object: a method may mount what it holds
+        if isinstance(call.func, ast.Attribute):
             if callee[0] in {"self", self._bound} and self._class_name:
                 if isinstance(receiver, Param):  # `self.add(...)`, `cls._more(app)`
                     callee = (self._class_name, CALL, *callee[1:])
@@ -1882,7 +1905,7 @@ class _Reader:
             for k in call.keywords
             if k.arg is not None and (value := self._passable(k.value)) is not None
         )
-        if any(a is not None for a in (*args, *(v for _, v in keywords))):
+        if receiver is not None or any(a is not None for a in (*args, *(v for _, v in keywords))):
             keywords += self._spread_options(call)
             self.invocations.append(
                 Invocation(Sym(callee), args, keywords, call.lineno, receiver, self._function_site)
@@ -3781,6 +3804,29 @@ def _branch_assigned(function: _Def) -> bool:
         elif kind is ast.If:
             pending += stmt.body + stmt.orelse  # type: ignore[attr-defined]
     return False
+
+
+def _instance_given(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, str], ...]:
+    """`self.app = app` at the top of `__init__`: (attribute, parameter) for each attribute
+    the constructor stores a parameter of its own in as it is given, so a method reading
+    `self.app` reads what each `Cls(app)` passes (an attribute assigned twice: neither)."""
+    params = {a.arg for a in [*init.args.posonlyargs, *init.args.args][1:]}
+    params |= {a.arg for a in init.args.kwonlyargs}
+    found: dict[str, str | None] = {}
+    for stmt in init.body:
+        if not isinstance(stmt, ast.Assign):
+            continue
+        value = stmt.value
+        for target in stmt.targets:
+            if not (
+                isinstance(target, ast.Attribute)
+                and type(target.value) is ast.Name
+                and target.value.id == "self"
+            ):
+                continue
+            given = value.id if type(value) is ast.Name and value.id in params else None
+            found[target.attr] = None if target.attr in found else given
+    return tuple((attr, param) for attr, param in found.items() if param is not None)
 
 
 def _routerish(value: Expr | None) -> Expr | None:
