@@ -22,7 +22,9 @@ for item in json.load(open(D + "keep_next.json")):
             line = n
             break
     assert line, item
-    routes.append({"name": item["name"], "file": item["file"], "line": line, "files": [item["file"]]})
+    routes.append(
+        {"name": item["name"], "file": item["file"], "line": line, "files": [item["file"]]}
+    )
 # keep/cli/cli.py's `keep auth login`: a local FastAPI app with @app.get("/callback") (read by hand)
 routes.append(
     {"name": "GET /callback", "file": "keep/cli/cli.py", "line": 1511, "files": ["keep/cli/cli.py"]}
