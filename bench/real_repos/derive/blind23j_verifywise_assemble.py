@@ -6,6 +6,7 @@ MODELS: derive/blind23j_verifywise_models.js (Servers/database/db.ts's sequelize
 FASTAPI: derive/runtime_routes_stubbed.py starlette app:app on EvalServer/src;
 SQLA: derive/runtime_tables.py database.db:Base on EvalServer/src.
 """
+
 import json
 import sys
 
@@ -13,11 +14,21 @@ express, models, fastapi, sqla = (json.load(open(p)) for p in sys.argv[1:5])
 routes = {}
 for r in express:
     f = "Servers/" + r["file"]
-    routes[r["name"]] = {"name": r["name"], "file": f, "line": r["line"], "files": sorted({f, "Servers/index.ts"})}
+    routes[r["name"]] = {
+        "name": r["name"],
+        "file": f,
+        "line": r["line"],
+        "files": sorted({f, "Servers/index.ts"}),
+    }
 for r in fastapi:
     f = "EvalServer/src/" + r["file"]
     assert r["name"] not in routes, r
-    routes[r["name"]] = {"name": r["name"], "file": f, "line": r["line"], "files": sorted({f, "EvalServer/src/app.py"})}
+    routes[r["name"]] = {
+        "name": r["name"],
+        "file": f,
+        "line": r["line"],
+        "files": sorted({f, "EvalServer/src/app.py"}),
+    }
 tables = {}
 for m in models:
     (hit,) = m["hits"]
@@ -26,8 +37,27 @@ for m in models:
         tables[m["name"]]["files"] = sorted(set(tables[m["name"]]["files"]) | {f})
     else:
         tables[m["name"]] = {"name": m["name"], "file": f, "line": hit["line"], "files": [f]}
-sa = [{"name": t["name"], "file": "EvalServer/src/" + t["file"], "line": t["line"],
-       "files": ["EvalServer/src/" + t["file"]]} for t in sqla]
-key = lambda x: x["name"]
-json.dump({"routes": sorted(routes.values(), key=key), "js_tables": sorted(tables.values(), key=key),
-           "sqla_tables": sorted(sa, key=key)}, sys.stdout, indent=1)
+sa = [
+    {
+        "name": t["name"],
+        "file": "EvalServer/src/" + t["file"],
+        "line": t["line"],
+        "files": ["EvalServer/src/" + t["file"]],
+    }
+    for t in sqla
+]
+
+
+def key(x):
+    return x["name"]
+
+
+json.dump(
+    {
+        "routes": sorted(routes.values(), key=key),
+        "js_tables": sorted(tables.values(), key=key),
+        "sqla_tables": sorted(sa, key=key),
+    },
+    sys.stdout,
+    indent=1,
+)

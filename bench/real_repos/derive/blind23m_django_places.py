@@ -14,11 +14,17 @@ line of the model it tracks (`instance_type`).
 
     python blind23m_django_places.py ROOT SETTINGS [django_runtime_routes.py options] > out.json
 """
-import contextlib, inspect, io, json, re, sys
+
+import contextlib
+import inspect
+import io
+import json
+import re
+import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import django_runtime_routes as drr  # noqa: E402
+import django_runtime_routes as drr
 
 _plain_where = drr._where
 
@@ -50,10 +56,14 @@ for item in out["routes"]:
         wanted = re.compile(r"\b\w*Router\(")
     else:
         wanted = re.compile(r"\b" + re.escape(item["view"]) + r"\b")
-    hit = next((i for i, line in enumerate(lines, 1) if wanted.search(line) and "import" not in line), None)
+    hit = next(
+        (i for i, line in enumerate(lines, 1) if wanted.search(line) and "import" not in line), None
+    )
     if hit:
         item["line"] = hit
-        item["placed"] = "urlconf line naming the view" if item["view"] != "APIRootView" else "router"
+        item["placed"] = (
+            "urlconf line naming the view" if item["view"] != "APIRootView" else "router"
+        )
 # a django-simple-history model (made at runtime by the `HistoricalRecords()` field of the model it
 # tracks: no source of its own): placed at that field, in the tracked model's class
 from django.apps import apps  # noqa: E402
@@ -70,6 +80,11 @@ for item in out["tables"]:
     file, start = found
     source, _ = inspect.getsourcelines(tracked)
     offset = next((i for i, line in enumerate(source) if "HistoricalRecords(" in line), 0)
-    item.update(file=file, line=start + offset, files=[file], placed="HistoricalRecords field of " + tracked.__qualname__)
+    item.update(
+        file=file,
+        line=start + offset,
+        files=[file],
+        placed="HistoricalRecords field of " + tracked.__qualname__,
+    )
 print(json.dumps(out, indent=1))
 sys.exit(code or 0)

@@ -10,7 +10,9 @@ derive/express_runtime_routes.js over frontend/api/index.js; frontend/api/dev-ro
 rspack dev server's copy of two of its routes) added to those two names' `files`. MCP.json:
 derive/blind23m_flagsmith_mcp_routes.py. A name two of them serve keeps the first's file and
 line and every file in `files`."""
-import json, sys
+
+import json
+import sys
 
 django, express, mcp = (json.load(open(p)) for p in sys.argv[1:4])
 LIBRARY = {"ANY /health/liveness/", "ANY /version/"}
@@ -35,6 +37,12 @@ for item in express:
     add({**item, "files": files})
 for item in mcp:
     add(item)
-tables = [{**t, "file": "api/" + t["file"], "files": ["api/" + f for f in t.get("files", [t["file"]])]}
-          for t in django["tables"]]
-print(json.dumps({"routes": sorted(routes.values(), key=lambda x: x["name"]), "tables": tables}, indent=1))
+tables = [
+    {**t, "file": "api/" + t["file"], "files": ["api/" + f for f in t.get("files", [t["file"]])]}
+    for t in django["tables"]
+]
+print(
+    json.dumps(
+        {"routes": sorted(routes.values(), key=lambda x: x["name"]), "tables": tables}, indent=1
+    )
+)

@@ -12,20 +12,24 @@ every GET, and OPTIONS the route does not list are left out. A route whose endpo
 function of the checkout is placed at it; a route FastMCP itself makes (the streamable-HTTP
 endpoint, the OAuth protected-resource metadata) at the app's call that makes it, given below.
 """
-import inspect, json, sys
+
+import inspect
+import json
+import sys
 from pathlib import Path
 
 checkout = Path(sys.argv[1]).resolve()
 sys.path.insert(0, str(checkout / "mcp" / "src"))
+from flagsmith_mcp import config, constants, server  # noqa: E402
+from flagsmith_mcp.middleware import RootRouterMiddleware  # noqa: E402
 from starlette.middleware import Middleware  # noqa: E402
 from starlette.routing import Mount  # noqa: E402
 
-from flagsmith_mcp import config, constants, server  # noqa: E402
-from flagsmith_mcp.middleware import RootRouterMiddleware  # noqa: E402
-
 settings = config.Settings()
 mcp = server.create_server(settings)
-app = mcp.http_app(path=constants.STREAMABLE_HTTP_PATH, middleware=[Middleware(RootRouterMiddleware)])
+app = mcp.http_app(
+    path=constants.STREAMABLE_HTTP_PATH, middleware=[Middleware(RootRouterMiddleware)]
+)
 server_py = "mcp/src/flagsmith_mcp/server.py"
 lines = (checkout / server_py).read_text(encoding="utf-8").splitlines()
 
@@ -61,8 +65,10 @@ def visit(routes, prefix):
             methods = [m for m in methods if m != "HEAD"]
         file, line = where(route.endpoint, route.path)
         for method in methods:
-            items.setdefault(f"{method} {path}", {"name": f"{method} {path}", "file": file, "line": line,
-                                                  "files": [file]})
+            items.setdefault(
+                f"{method} {path}",
+                {"name": f"{method} {path}", "file": file, "line": line, "files": [file]},
+            )
 
 
 visit(app.routes, "")
