@@ -212,6 +212,20 @@ def test_an_unread_filter_behind_the_gate_is_a_finding_at_each_route() -> None:
     assert set(places) == {*EVERY_ROUTE.values(), "src/plugins/routing.js:12"}
 
 
+def test_a_table_given_to_a_dependency_s_function_is_listed_as_written_each_flagged() -> None:
+    """The gate is a package's (`import` of a dependency the repository does not hold): what
+    it keeps is not known, so each route is listed where it is written, a finding there naming
+    the function, never silence (blind round 23: 313 routes of one application)."""
+    plugin = PLUGIN.replace("require('../gate.js')", "require('route-engine/gate.js')")
+    files = {**GATED, "src/plugins/routing.js": plugin}
+    del files["src/gate.js"]
+    assert located(files) == EVERY_ROUTE
+    findings = [f for f in document(files)["findings"] if f["code"] == "UNRESOLVED_ROUTE"]
+    places = {f"{p['path']}:{p['line']}" for f in findings for p in f["locations"]}
+    assert places == {*EVERY_ROUTE.values(), "src/plugins/routing.js:12"}
+    assert all("route-engine/gate.js" in str(f["detail"]) for f in findings)
+
+
 def test_the_gated_table_is_the_same_through_the_pre_filter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

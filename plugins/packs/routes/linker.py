@@ -2742,18 +2742,25 @@ class _RouteResolver:
                 expr = expr.then if picked else expr.otherwise  # the branch the defaults take
             else:
                 break
-        if not (isinstance(expr, Mapped) and expr.method in _UNREAD_BUILT):
+        if isinstance(expr, Mapped) and expr.method in _UNREAD_BUILT:
+            given, why = (
+                expr.source,
+                (
+                    f"this route is in a route table given to `{expr.method}` with a callback the "
+                    "scan does not read: it is listed as written, though the callback may drop or "
+                    "change it"
+                ),
+            )
+        elif (library := self._library_call(file, expr)) is not None:
+            given, why = library
+        else:
             return False
-        source = self._settled(self.evaluate(file, expr.source))
+        source = self._settled(self.evaluate(file, given))
         if not (isinstance(source, _Scoped) and isinstance(source.value, StarletteRoutes)):
             return False
         records = self._records(source.file, source.value)
         if not records:
             return False
-        why = (
-            f"this route is in a route table given to `{expr.method}` with a callback the scan "
-            "does not read: it is listed as written, though the callback may drop or change it"
-        )
         for written, entry in records:
             self._attach_route(
                 path,
@@ -2771,6 +2778,22 @@ class _RouteResolver:
             if {"path": path, "line": route.line} not in places:  # the call registering it
                 places.append({"path": path, "line": route.line})
         return True
+
+    def _library_call(self, file: str, expr: Expr) -> tuple[Expr, str] | None:
+        """`filter(routes, env)` where `filter` is a function of a package the scanned files do
+        not hold (the project's own engine, a dependency): its first argument, the table it
+        is given, and why each route of that table is then listed as written, flagged."""
+        if not (isinstance(expr, Call) and expr.args):
+            return None
+        callee = self._settled(self.evaluate(file, expr.callee))
+        if not isinstance(callee, _External):
+            return None
+        name = ".".join((callee.module, *callee.path))
+        return expr.args[0], (
+            f"this route is in a route table given to `{name}`, a function of a package the "
+            "scan does not read: it is listed as written, though that function may drop or "
+            "change it"
+        )
 
     def _attach_passed_table(self, path: str, route: RouteDecl) -> bool:
         """`server.route(options.routes)` in a plugin's register function: the table each call
