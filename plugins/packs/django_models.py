@@ -73,8 +73,11 @@ from .model_bases import (
     LIBRARY_FIELDS,
     LIBRARY_MADE_MODELS,
     LIBRARY_PLAIN_CLASSES,
+    Factory,
     LibraryBase,
+    ModelBases,
     library_bases,
+    read_factory,
 )
 from .pymodules import (
     MAX_ANCESTORS,
@@ -159,15 +162,29 @@ class Meta:
 
 
 @dataclass(frozen=True)
+class History:
+    """A class-body call that may be django-simple-history's `HistoricalRecords(...)`: the
+    history model's table and name when `table_name=`/`custom_model_name=` say them (else
+    Django's default), and `inherit=True`, which gives each concrete subclass a history of its
+    own (without it, one on an abstract model gives none)."""
+
+    line: int
+    callee: str
+    table_name: str | None
+    model_name: str | None
+    inherit: bool
+
+
+@dataclass(frozen=True)
 class ModelBody:
     meta: Meta | None
     fields: tuple[str, ...]  # column names, in order (`author` → `author_id`)
     primary_key: bool
     many_to_many: tuple[ManyToMany, ...]
     field_callees: tuple[str, ...] = ()  # each distinct field callee as written (`models.X`)
-    # django-simple-history's `history = HistoricalRecords(...)`: (line, the history model's
-    # table when `table_name=`/`custom_model_name=` say it, else None: Django's default name)
-    history: tuple[tuple[int, str | None, str | None], ...] = ()
+    # django-simple-history's `history = HistoricalRecords(...)`, or any call of a class named
+    # otherwise that may be a project subclass of it (the link asks)
+    history: tuple[History, ...] = ()
     config: AppConfigFacts | None = None  # an `AppConfig` subclass's `name`, `label`, `default`
     # fields of a class no name here tells (`fields.TagField(...)`): (attribute, line, callee,
     # `through=` given, `db_table`), for the link to ask whether the class is a project subclass
@@ -180,15 +197,31 @@ class DjangoFacts:
     module: ModuleFacts[ModelBody]
     app_label: str
     settings: SettingsFacts | None = None  # `INSTALLED_APPS`, `DJANGO_SETTINGS_MODULE`
+    # module-level functions that define a class and return it: a model base made by a call
+    # (`class Flag(audited_base(["uuid"]))`) is that class
+    factories: dict[str, Factory] | None = None
 
 
 def extract(path: str, source: str) -> DjangoFacts:
     tree = parse_python(source, path)
+    module = module_facts(path, tree, _describe, source)
     return DjangoFacts(
-        module_facts(path, tree, _describe, source),
+        module,
         app_label_of(path),
         settings_facts(path, tree, source),
+        _class_factories(tree) if len(module.classes) > len(module.class_map) else None,
     )
+
+
+def _class_factories(tree: ast.Module) -> dict[str, Factory]:
+    """The module's functions whose last statement returns a class they define."""
+    found: dict[str, Factory] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and (factory := read_factory(node)) is not None:
+            returned = factory.returns
+            if isinstance(returned, ast.Name) and returned.id in dict(factory.classes):
+                found[node.name] = factory
+    return found
 
 
 def app_label_of(path: str) -> str:
@@ -209,7 +242,7 @@ def _describe(node: ast.ClassDef) -> ModelBody:
     primary_key = False
     many: list[ManyToMany] = []
     callees: dict[str, None] = {}
-    history: list[tuple[int, str | None, str | None]] = []
+    history: list[History] = []
     others: list[tuple[str, int, str, bool, str | None]] = []
     for stmt in node.body:
         if isinstance(stmt, ast.ClassDef) and stmt.name == "Meta":
@@ -225,14 +258,14 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         kind = last_name(callee)
         if callee and (kind.endswith("Field") or kind in LINK_FIELDS):
             callees[callee] = None
-        if kind == "HistoricalRecords":  # a table simple_history makes at run time
-            table_name = keyword_literal(call, "table_name")
-            model_name = keyword_literal(call, "custom_model_name")
-            history.append(
-                (
+        if callee and (kind == "HistoricalRecords" or _class_like(kind)):
+            history.append(  # the link keeps those that are simple_history's (a table)
+                History(
                     stmt.lineno,
-                    table_name if isinstance(table_name, str) else None,
-                    model_name if isinstance(model_name, str) else None,
+                    callee,
+                    _text_or_none(keyword_literal(call, "table_name")),
+                    _text_or_none(keyword_literal(call, "custom_model_name")),
+                    keyword_literal(call, "inherit") is True,
                 )
             )
         elif kind in MANY_TO_MANY_FIELDS:
@@ -262,6 +295,16 @@ def _describe(node: ast.ClassDef) -> ModelBody:
         tuple(history),
         app_config(node),
         tuple(others),
+    )
+
+
+def _class_like(name: str) -> bool:
+    """A callee named like a class (`AuditTrail()`, `models.Manager()`), not a function."""
+    return (
+        name[:1].isupper()
+        and not name.endswith("Field")
+        and name not in LINK_FIELDS
+        and name not in MANY_TO_MANY_FIELDS
     )
 
 
@@ -298,7 +341,9 @@ def _meta(node: ast.ClassDef) -> Meta:
 
 
 def link(files: Sequence[tuple[str, DjangoFacts]]) -> DocumentPieces:
-    modules = Modules([facts.module for _, facts in files])
+    factories = {facts.module.path: facts.factories or {} for _, facts in files}
+    bases: ModelBases[ModelBody] = ModelBases(lambda cls: {}, lambda m: factories[m.path])
+    modules = Modules([facts.module for _, facts in files], made=bases)
     labels = {facts.module.path: facts.app_label for _, facts in files}
     installed = _installed(modules, files)
     packages = REPOSITORY_PACKAGES.get()
@@ -665,6 +710,28 @@ def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
     return found
 
 
+def _histories(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> list[tuple[int, History]]:
+    """The django-simple-history models of a concrete model, each with the line to place its
+    table at: its own `HistoricalRecords(...)` there, one an ancestor declares with
+    `inherit=True` (simple_history's `finalize` for every subclass) at the model's class line.
+    The first of each history model name wins, as simple_history registers one."""
+    found: dict[str | None, tuple[int, History]] = {}
+    holders = [ref, *(a for a in modules.ancestors(ref) if isinstance(a, ClassRef))]
+    for holder in holders:
+        for history in holder.cls.body.history:
+            if (holder is ref or history.inherit) and _is_history(modules, holder, history):
+                line = history.line if holder is ref else ref.cls.line
+                found.setdefault(history.model_name, (line, history))
+    return list(found.values())
+
+
+def _is_history(modules: Modules[ModelBody], holder: ClassRef[ModelBody], call: History) -> bool:
+    """Whether the call makes simple_history's `HistoricalRecords` (or a subclass of it)."""
+    found = modules.resolve(holder.module, call.callee)
+    chain = [found, *modules.ancestors(found)] if isinstance(found, ClassRef) else [found]
+    return any(isinstance(c, External) and last_name(c.name) == "HistoricalRecords" for c in chain)
+
+
 def _many_to_many_class(
     modules: Modules[ModelBody], holder: ClassRef[ModelBody], callee: str
 ) -> bool:
@@ -690,8 +757,13 @@ def _class_bases(
 ) -> list[ClassRef[ModelBody] | External]:
     """The bases that are classes of the scanned files or outside names, last first (to pop
     the first)."""
-    found = (modules.resolve(ref.module, name) for name in reversed(ref.cls.bases))
-    return [base for base in found if isinstance(base, ClassRef | External)]
+    found: list[ClassRef[ModelBody] | External] = []
+    called = {call.callee: call for call in ref.cls.called}
+    for name in ref.cls.bases:  # a base made by a call: the class its factory returns
+        call = called.get(name)
+        base = modules.call_ref(ref.module, call) if call else modules.resolve(ref.module, name)
+        found += modules.made_bases(base) if isinstance(base, CallRef) else [base]
+    return found[::-1]
 
 
 def _tables(
@@ -742,9 +814,9 @@ def _tables(
         for holder in [ref, *abstract]
         for m2m in holder.cls.body.many_to_many
     ]
-    for line, table_name, model_name in ref.cls.body.history:
-        historical = model_name or f"Historical{ref.cls.name}"
-        name = table_name or "_".join(filter(None, [app_label, historical.lower()]))
+    for line, history in _histories(modules, ref):
+        historical = history.model_name or f"Historical{ref.cls.name}"
+        name = history.table_name or "_".join(filter(None, [app_label, historical.lower()]))
         history_columns = ("history_id", *columns, "history_date", "history_change_reason",
                            "history_type", "history_user_id")  # fmt: skip
         claims.append(TableClaim(name, ref.module.path, line, historical, history_columns, extra))

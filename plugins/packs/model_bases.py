@@ -150,6 +150,9 @@ _ORDERED = "django-ordered-model 3.7.4 (ordered_model/models.py)"
 _OAUTH = "django-oauth-toolkit 3.4.1 (oauth2_provider/models.py)"
 _TREEBEARD = "django-treebeard 7.0.3 (treebeard/)"
 _CELERY_BEAT = "django-celery-beat (django_celery_beat/models.py)"
+_SOFTDELETE = "django-softdelete 0.11.5 (softdelete/models.py)"
+_LIFECYCLE = "django-lifecycle 1.3.0 (django_lifecycle/models.py)"
+_API_KEY = "djangorestframework-api-key 3.1.0 (rest_framework_api_key/models.py)"
 
 
 def _concrete(read: str, name: str) -> LibraryBase:
@@ -367,6 +370,20 @@ LIBRARY_BASES: dict[str, LibraryBase] = {
         "django-soft-delete 1.0.23 (django_softdelete/models.py)",
         *("deleted_at", "restored_at", "transaction_id"),
     ),
+    # django-softdelete 0.11.5 (softdelete/models.py), another library than the one above
+    "softdelete.models.SoftDeleteObject": _django(_SOFTDELETE, "deleted_at"),
+    **_concretes(_SOFTDELETE, "softdelete.models.ChangeSet", "softdelete.models.SoftDeleteRecord"),
+    # django-lifecycle 1.3.0 (django_lifecycle/models.py, re-exported by its package): abstract,
+    # no field (its hooks come from `LifecycleModelMixin`, a plain class)
+    "django_lifecycle.models.LifecycleModel": _django(_LIFECYCLE),
+    "django_lifecycle.LifecycleModel": _django(_LIFECYCLE),
+    # djangorestframework-api-key 3.1.0 (rest_framework_api_key/models.py)
+    "rest_framework_api_key.models.AbstractAPIKey": _django(
+        _API_KEY,
+        *("id", "prefix", "hashed_key", "created", "name", "revoked", "expiry_date"),
+        primary_key=True,
+    ),
+    "rest_framework_api_key.models.APIKey": _concrete(_API_KEY, "APIKey"),
     # django-ordered-model 3.7.4 (ordered_model/models.py): both abstract, `order` on the second
     "ordered_model.models.OrderedModelBase": _django(_ORDERED),
     "ordered_model.models.OrderedModel": _django(_ORDERED, "order"),
@@ -564,6 +581,9 @@ LIBRARY_PLAIN_CLASSES: frozenset[str] = frozenset({
     # django-hierarkey 2.0.1 (hierarkey/models.py): `class GlobalSettingsBase:`, no model (the
     # class `set_global()` decorates)
     "hierarkey.models.GlobalSettingsBase",
+    # django-simple-history 3.x (simple_history/models.py): the descriptor that makes the
+    # history tables; a project subclass of it is no model either
+    "simple_history.models.HistoricalRecords",
 })  # fmt: skip
 """Classes of libraries' `models` modules that are no model: a class below one is none."""
 

@@ -73,6 +73,7 @@ class ClassFacts(Generic[B]):
     body: B
     metaclass: str | None = None  # `class Base(metaclass=PrefixMeta)`, dotted as written
     decorated_at: tuple[int, ...] = ()  # the line of each of `decorators`
+    called: tuple[CallBinding, ...] = ()  # the bases written as calls (`audited_base(...)`)
 
     def keyword(self, name: str) -> Literal:
         return dict(self.keywords).get(name)
@@ -395,6 +396,9 @@ def _class_facts(node: ast.ClassDef, describe: Callable[[ast.ClassDef], B]) -> C
         body=describe(node),
         metaclass=next((dotted(kw.value) for kw in node.keywords if kw.arg == "metaclass"), None),
         decorated_at=tuple(dec.lineno for dec in node.decorator_list if dotted(dec)),
+        called=tuple(
+            b for b in (binding_of(base) for base in node.bases if isinstance(base, ast.Call)) if b
+        ),
     )
 
 
@@ -773,8 +777,10 @@ class Modules(Generic[B]):
     def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
         """The direct bases; a base made by a call is what `made_bases` says it is."""
         bases: list[ClassRef[B] | External] = []
+        called = {call.callee: call for call in ref.cls.called}
         for base in ref.cls.bases:
-            found = self.resolve(ref.module, base)
+            call = called.get(base)
+            found = self.call_ref(ref.module, call) if call else self.resolve(ref.module, base)
             if isinstance(found, CallRef):
                 bases += self.made_bases(found)
             else:

@@ -348,3 +348,61 @@ def test_a_project_subclass_of_the_many_to_many_field_makes_its_join_table(tmp_p
     ]  # fmt: skip
     assert documents[1] == documents[0]
     assert "notes_note_tags" in str(documents[1])
+
+
+def test_model_bases_a_project_function_makes_and_the_histories_they_carry() -> None:
+    """A base written as a call of a project function (`class Product(audited(["sku"]))`,
+    `bases.audited()`) is the class the function defines and returns, so the class below it
+    is a model with that class's fields. django-simple-history's records, made by a project
+    subclass of `HistoricalRecords` too, give a history table to each concrete subclass when
+    `inherit=True` (at that class), to none below an abstract model without it. A function
+    of an outside package stays an unknown base (blind23m flagsmith: 12 silent tables)."""
+    root = FIXTURES / "django-history-factory"
+    documents = [
+        Scanner((".py",), django_models.extract, django_models.link, language="Python",
+                root=str(root), workers=1, keywords=pack_django.KEYWORDS,
+                base_keywords=pack_django.BASE_KEYWORDS, follow="names",
+                fields=pack_django.FIELDS, parse_all=parse_all).discover(["."])
+        for parse_all in (False, True)
+    ]  # fmt: skip
+    assert documents[0] == documents[1]
+    resources = documents[0]["resources"]
+    assert {r["name"]: r["location"]["line"] for r in resources} == {
+        **{"shop_product": 9, "shop_historicalproduct": 9, "shop_gift": 13},
+        **{"shop_historicalgift": 13, "shop_basket": 17, "shop_historicalbasket": 17},
+        **{"shop_coupon": 21, "shop_ledger": 25, "shop_historicalledger": 26},
+        **{"shop_subledger": 29, "shop_historicalsubledger": 29},
+    }
+    columns = {r["name"]: r["attrs"]["columns"] for r in resources}
+    assert (columns["shop_product"], columns["shop_basket"], columns["shop_gift"]) == (3, 3, 2)
+    [finding] = documents[0]["findings"]
+    assert (finding["code"], finding["locations"]) == (
+        "UNKNOWN_MODEL_BASE",
+        [{"path": "shop/models.py", "line": 33}],
+    )
+    assert "vendor.make_base()" in finding["detail"]
+
+
+def test_library_model_bases_softdelete_lifecycle_and_api_keys() -> None:
+    """django-softdelete's `SoftDeleteObject`, django-lifecycle's `LifecycleModel` (imported
+    from its package) and djangorestframework-api-key's `AbstractAPIKey` are abstract models
+    (records read in each library's source): a subclass is a table of its app with their
+    columns, no `UNKNOWN_MODEL_BASE`."""
+    source = (
+        "from django.db import models\n"
+        "from django_lifecycle import LifecycleModel\n"
+        "from rest_framework_api_key.models import AbstractAPIKey\n"
+        "from softdelete.models import SoftDeleteObject\n\n\n"
+        "class Audit(LifecycleModel):\n    note = models.TextField()\n\n\n"
+        "class Trust(SoftDeleteObject):\n    name = models.TextField()\n\n\n"
+        "class MasterKey(AbstractAPIKey, SoftDeleteObject):\n    admin = models.BooleanField()\n"
+    )
+    linked = django_models.link(
+        [("keys/models.py", django_models.extract("keys/models.py", source))]
+    )
+    assert [(r["name"], r["attrs"]["columns"]) for r in linked.resources] == [
+        ("keys_audit", 2),
+        ("keys_trust", 3),  # id, name, deleted_at
+        ("keys_masterkey", 9),  # the key's 7 (its own primary key), deleted_at, admin
+    ]
+    assert linked.findings == []
