@@ -292,3 +292,57 @@ def test_hapi_swagger_registered_under_a_prefix_serves_under_it() -> None:
     names = {str(r["name"]) for r in document(files)["resources"]}
     assert {"GET /meta/openapi.json", "GET /meta/explore", "GET /meta/assets/ui/extend.js"} <= names
     assert "GET /openapi.json" not in names
+
+
+# fastify-metrics, as a TypeScript ESM module takes the CommonJS default (`.default`), in a
+# factory under a prefix; the route hangs on `endpoint` and on the declared major
+METRICS: dict[str, str] = {
+    "package.json": _manifest(fastify="^4.0.0", **{"fastify-metrics": "^10.0.0"}),
+    "src/admin.ts": (
+        "import { fastify } from 'fastify';\n"
+        "import fastifyMetrics from 'fastify-metrics';\n"
+        "export function build() {\n"
+        "  const admin = fastify();\n"
+        "  admin.register(fastifyMetrics.default, {\n"
+        "    endpoint: '/prometheus',\n"
+        "    routeMetrics: { enabled: false },\n"
+        "  });\n"
+        "  admin.register(async (ops) => { ops.register(require('fastify-metrics')); },\n"
+        "                 { prefix: '/ops' });\n"
+        "  return admin;\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("declared", "expected"),
+    [
+        ("^10.0.0", {"GET /prometheus", "GET /ops/metrics"}),  # '/metrics' by default from 9
+        ("~8.0.0", {"GET /prometheus"}),  # before 9: a route only where `endpoint` is given
+    ],
+)
+def test_fastify_metrics_serves_its_endpoint(declared: str, expected: set[str]) -> None:
+    files = {
+        **METRICS,
+        "package.json": _manifest(fastify="^4.0.0", **{"fastify-metrics": declared}),
+    }
+    found = document(files)
+    by_name = {str(r["name"]): r for r in found["resources"]}
+    assert set(by_name) == expected
+    assert by_name["GET /prometheus"]["location"] == {"path": "src/admin.ts", "line": 5}
+    assert by_name["GET /prometheus"]["attrs"]["library"] == "fastify-metrics"
+    assert found["findings"] == []
+
+
+def test_fastify_metrics_endpoint_it_cannot_read_is_a_finding_at_the_register() -> None:
+    """`endpoint: null` (no route) or a route's options object: not read, never silent."""
+    for endpoint in ("null", "{ url: '/m', schema: {} }"):
+        files = {
+            **METRICS,
+            "src/admin.ts": METRICS["src/admin.ts"].replace("'/prometheus'", endpoint),
+        }
+        found = document(files)
+        assert {str(r["name"]) for r in found["resources"]} == {"GET /ops/metrics"}
+        assert _places(found) == ["src/admin.ts:5"]
+        assert "fastify-metrics" in json.dumps(found["findings"])

@@ -640,6 +640,7 @@ READ = (
             "@fastify/http-proxy": (),
             "fastify-http-proxy": (),
             "@trpc/server/adapters/fastify": (),  # tRPC: `/:path`, every method
+            "fastify-metrics": (),  # Prometheus metrics: `GET /metrics` by its options
         },
         plugin_exports={"@trpc/server/adapters/fastify": "fastifyTRPCPlugin"},
         static_plugins={"@fastify/static": "prefix", "fastify-static": "prefix"},
@@ -647,7 +648,7 @@ READ = (
             name: OPTION_ROUTES[name]
             for name in (
                 "@fastify/swagger-ui", "@fastify/oauth2", "fastify-oauth2", "mercurius",
-                "@trpc/server/adapters/fastify",
+                "@trpc/server/adapters/fastify", "fastify-metrics",
             )
         },
         loaders=("@fastify/autoload", "fastify-autoload"),

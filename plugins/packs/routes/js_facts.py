@@ -2655,6 +2655,11 @@ class _Reader:
             if isinstance(bound, ImportRef) and bound.attr in {None, "default"}:
                 return bound.module
             return None
+        if (
+            node.type == "member_expression"
+            and self._text(node.child_by_field_name("property")) == "default"
+        ):
+            return self._default_of(node.child_by_field_name("object"))  # CommonJS interop
         if self._imports and js_dynimport.is_import(self, node):  # `import('@fastify/cors')`
             loaded = js_dynimport.namespace(self, unwrap(node) or node)
             return loaded.module if isinstance(loaded, ImportRef) else None

@@ -195,7 +195,26 @@ def _trpc_fastify(options: Options, era: int) -> Served:
     return tuple(served), ""
 
 
+# fastify-metrics (a `fastify-plugin` one: its route is the registering router's), read in
+# 2.1.3, 4.0.9 … 8.0.0, 9.0.0, 10.0.0 … 14.1.0: before 9 `GET endpoint` only when `endpoint`
+# is given; from 9 `endpoint` defaults to '/metrics' (`null` turns the route off); from 10 it
+# may be a route's options object (its `url`)
+def _fastify_metrics(options: Options, era: int) -> Served:
+    if era == 0 and "endpoint" not in options:
+        return (), ""
+    endpoint = _text(options, "endpoint", default="/metrics")
+    if endpoint is None:
+        return (
+            (),
+            "its `endpoint` is not a path the scan reads (computed, `null`, or a route's options)",
+        )
+    return (("GET", endpoint),), ""
+
+
 RECORDS = (
+    OptionRoutes(
+        "fastify-metrics", ("endpoint",), ((), (9,), (10,)), _fastify_metrics, read=((2,), (15,))
+    ),
     OptionRoutes(
         "mercurius",
         ("prefix", "path", "routes", "graphiql", "ide", "onlyPersisted"),
