@@ -949,6 +949,7 @@ class GlobalPrefix:
     line: int
     exclude: tuple[str, ...] | None = ()
     exclude_partly: bool = False  # `exclude` holds the strings read; more entries were not
+    when: Condition | None = None  # set under an `if` the linker may decide (`_branch`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -603,7 +603,9 @@ def _global_prefix(reader: _Reader, root: _Node) -> None:
                 partly = None in spelled
         prefix = _setting(reader, args[0])
         reader.global_prefixes.append(
-            GlobalPrefix(NESTJS, prefix, js_nodes.line_of(call), exclude, partly)
+            GlobalPrefix(
+                NESTJS, prefix, js_nodes.line_of(call), exclude, partly, reader._branch(call)
+            )
         )
 
 
