@@ -132,3 +132,27 @@ def test_every_name_read_in_one_pass_is_what_looking_for_it_finds(data: bytes) -
 )
 def test_from_imports_read_in_one_pass_are_what_the_pattern_finds(data: bytes) -> None:
     assert prefilter._from_findall(data) == prefilter._FROM.findall(data)
+
+
+def _tangled_assignments(names: int) -> bytes:
+    """Locals of many functions that name each other (`sg = server.group`, `server = sg.owner`,
+    …), a class whose base is one of them, and the one real alias among them."""
+    lines = [b"from django.db import models\n", b"n0 = models.Model\n"]
+    for i in range(names):
+        for j in (1, 2, 3):
+            lines.append(b"    n%d = n%d.f%d\n" % (i, (i + j) % names, j))
+    lines.append(b"class Row(n0.Base):\n    pass\n")
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize("judge", ["pack-django", "pack-sqlalchemy"])
+def test_assignments_that_name_each_other_make_a_bounded_alias_chain(judge: str) -> None:
+    """pgadmin4 (blind24p): each name assigned three values naming others made chains that
+    tripled at every hop (both Python table packs were killed at their 60 CPU-seconds). The
+    names a base's head is made into are bounded, the nearest kept: `n0` is still
+    `models.Model`."""
+    facts = JUDGES[judge](_tangled_assignments(40))
+    assert isinstance(facts, prefilter.ByteFacts)
+    chains = dict(facts.aliases)
+    assert 0 < len(chains["n0"]) <= prefilter.MAX_ALIASES
+    assert chains["n0"][0] == "models.Model"
