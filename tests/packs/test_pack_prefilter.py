@@ -151,8 +151,12 @@ def test_assignments_that_name_each_other_make_a_bounded_alias_chain(judge: str)
     tripled at every hop (both Python table packs were killed at their 60 CPU-seconds). The
     names a base's head is made into are bounded, the nearest kept: `n0` is still
     `models.Model`."""
-    facts = JUDGES[judge](_tangled_assignments(40))
-    assert isinstance(facts, prefilter.ByteFacts)
+    data = _tangled_assignments(40)
+    keywords = pack_django if judge == "pack-django" else pack_sqlalchemy
+    facts = prefilter.byte_facts(
+        "app/graph.py", data, keywords.KEYWORDS, getattr(keywords, "BASE_KEYWORDS", ()),
+        getattr(keywords, "FIELDS", None),
+    )  # fmt: skip
     chains = dict(facts.aliases)
     assert 0 < len(chains["n0"]) <= prefilter.MAX_ALIASES
     assert chains["n0"][0] == "models.Model"
