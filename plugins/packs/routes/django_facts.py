@@ -1784,11 +1784,25 @@ def _mapped_methods(node: ast.ClassDef, actions: list[Action]) -> list[Action]:
     ]
 
 
+_OLD_ACTIONS = {"list_route": False, "detail_route": True}
+"""DRF before 3.10's `@list_route(methods=[...])` and `@detail_route(...)` (3.8 made them
+`@action(detail=False|True)`, 3.10 removed them): the same action, its `detail` by name."""
+
+
 def _action(node: ast.FunctionDef | ast.AsyncFunctionDef, text: TextOf) -> Action | None:
     for decorator in node.decorator_list:
-        if isinstance(decorator, ast.Call) and _last(decorator.func) == "action":
-            detail_node = _argument(decorator, 1, "detail")
-            detail = detail_node.value if isinstance(detail_node, ast.Constant) else None
+        if not isinstance(decorator, ast.Call):
+            continue
+        name = _last(decorator.func)
+        if name == "action" or name in _OLD_ACTIONS:
+            detail_node = _argument(decorator, 1, "detail") if name == "action" else None
+            detail = (
+                _OLD_ACTIONS[name]
+                if name in _OLD_ACTIONS
+                else detail_node.value
+                if isinstance(detail_node, ast.Constant)
+                else None
+            )
             methods_node = _argument(decorator, 0, "methods")
             methods = _strings(methods_node, text) if methods_node is not None else ("get",)
             url_path = _keyword(decorator, "url_path")
