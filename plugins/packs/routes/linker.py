@@ -560,6 +560,7 @@ class _RouteResolver:
         self._uses_of: dict[str, tuple[dict[str, set[str]], frozenset[str]]] = {}
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
+        self._owners_memo: dict[tuple[str, Param, int], list[_Node]] = {}
         self.indexing = False  # `_index_calls` is running: the calls are not all indexed
         index = self._module_index()
         self.python_files = index.python_files  # dotted module name -> file
@@ -4562,7 +4563,10 @@ class _RouteResolver:
         if not isinstance(owner, Param):
             node = self._owner(path, owner)
             return [node] if node is not None else []
-        found: list[_Node] = []
+        key = (path, owner, depth)  # each asked once: functions that pass a router on to
+        if key in self._owners_memo:  # many others made the walk exponential (baserow)
+            return self._owners_memo[key]
+        found: dict[int, _Node] = {}
         if depth <= _MAX_DEPTH:
             for file, call in self._calls_of(path, owner.function):
                 if 0 <= owner.index < len(call.args):
@@ -4570,9 +4574,11 @@ class _RouteResolver:
                 else:
                     passed = dict(call.keywords).get(owner.name)
                 for node in self._owners(file, passed, depth + 1):
-                    if all(node is not other for other in found):
-                        found.append(node)
-        return found or self._owners(path, owner.fallback)
+                    found.setdefault(id(node), node)
+        result = list(found.values()) or self._owners(path, owner.fallback)
+        if not self.indexing:
+            self._owners_memo[key] = result
+        return result
 
     def _calls_of(self, path: str, site: str) -> list[tuple[str, Invocation]]:
         if (path, site) not in self._words_of:
