@@ -43,6 +43,7 @@ from .django_registries import (
     made_by,
     made_store,
     missing_key,
+    started,
 )
 from .django_route_hooks import record_call, record_member, super_member
 from .django_values import (
@@ -302,6 +303,8 @@ class Collector:
                     entry = UrlEntry(made.line, route, made.regex,
                                      ("opaque", "a list the project's code builds"))  # fmt: skip
                 return (made.file, entry, made.gaps)
+            if isinstance(target, Ref) and target.kind == "module" and target.name:
+                target = target.name  # a module the code imported (in a def, too): by its name
             if isinstance(target, str):
                 return (made.file, UrlEntry(made.line, route, made.regex, ("include", target)),
                         made.gaps)  # fmt: skip
@@ -522,6 +525,8 @@ class Collector:
                                 return Func(here.file, stmt, here)
                             if made & _CLASS_METHODS:  # passed the class it is read from
                                 return Func(here.file, stmt, here, receiver)
+                            if "property" in made and isinstance(obj, Instance):
+                                return self.invoke(Func(here.file, stmt, here, obj), [], {})
                             return Func(here.file, stmt, here, obj)
                     elif isinstance(stmt, ast.Assign) and any(
                         isinstance(t, ast.Name) and t.id == name for t in stmt.targets
@@ -570,6 +575,8 @@ class Collector:
         for other, at, text in spelt:  # its own module's calls on it, after it is made
             if other == file and at > line:
                 self.effect(file, at, text, ())
+        if stores and not makes:  # a registry of objects that make them (`register(T())`)
+            started(self)  # in an app's `ready()`, as plugin architectures fill them
         if not (stores and makes):
             return made  # not a collector (a settings object): no other module fills it
         self.linker.resolver.words.add(name)  # the files that fill it spell it
@@ -1077,7 +1084,13 @@ class Collector:
     ) -> object:
         if not isinstance(self.code(cls.file, cls.name), ast.ClassDef):
             store = made_store(self, cls, args, keywords)  # a subclass of `dict`: a dict
-            return Unknown((file, node)) if store is None else store
+            if store is not None:
+                return store
+            if not any(  # a subclass setting options of a base that is kept: that one's object
+                isinstance(self.code(base.file, base.name), ast.ClassDef)
+                for base in self.bases(cls)
+            ):
+                return Unknown((file, node))
         made = Instance(cls)
         init = self.class_member(cls, "__init__", made, file, node)
         if isinstance(init, Func):

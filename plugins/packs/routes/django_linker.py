@@ -752,7 +752,19 @@ class DjangoRouteResolver:
                 self.opaque(path, entry, f"`{name}.urls` is not a router the scanned files show")
                 return
             if kind == "name" and entry.route == "" and found is None:
-                self.opaque(path, entry, f"`{name}` is not a URL list the scanned files show")
+                built = self.collector.run(path, entry) if entry.code else "not followed"
+                if isinstance(built, str) or all(  # an object's attribute the code builds
+                    (file, inner.line, inner.target) == (path, entry.line, entry.target)
+                    for file, inner, _ in built
+                ):  # (a property of a registry): else the name, read again, is all there is
+                    self.opaque(path, entry, f"`{name}` is not a URL list the scanned files show")
+                    return
+                self.building.append((path, entry.line))
+                for file, inner, more in built:
+                    self.walk(
+                        file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}")
+                    )
+                self.building.pop()
                 return
             self.view_route(path, entry, here, None, name, auth, gaps)
             return

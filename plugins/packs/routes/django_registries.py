@@ -293,15 +293,23 @@ def fill_registry(collector: Collector, file: str, name: str, store: dict[object
     shared.waiting.append(_Waiting(store, file, name, names))
     if shared.starting:
         return  # made by a `ready()` running: settled when they have all run
-    if shared.started is None:
+    started(collector)
+    assert shared.started is not None
+    waiting, shared.waiting = shared.waiting, []
+    for registry in waiting:
+        _settle(collector, registry, shared.started)
+
+
+def started(collector: Collector) -> None:
+    """Every app's `ready()` run once a link (`Started`), unless running now: what they store
+    in the objects they reach is then there (a plugin registry's `register(T())`)."""
+    shared = collector.registries
+    if shared.started is None and not shared.starting:
         shared.starting = True
         try:
             shared.started = _started(collector)
         finally:
             shared.starting = False
-    waiting, shared.waiting = shared.waiting, []
-    for registry in waiting:
-        _settle(collector, registry, shared.started)
 
 
 def _settle(collector: Collector, registry: _Waiting, started: Started) -> None:
@@ -436,8 +444,8 @@ def _configs(collector: Collector) -> list[Ref]:
     out: list[Ref] = []
     files = collector.linker.resolver.files
     for file in sorted(f for f in files if f.rpartition("/")[2] == "apps.py"):
-        if _in_tests(file):
-            continue
+        if _in_tests(file) or "{" in file:  # a template's (`{{ cookiecutter.name }}/apps.py`):
+            continue  # no module name Python imports
         facts = collector.linker.facts(file)  # a pre-filtering scan parses it, asked
         for name in facts.configs if facts is not None else ():
             cls = Ref("class", file, name)
