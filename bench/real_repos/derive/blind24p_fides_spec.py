@@ -18,6 +18,11 @@ for i in json.load(open(D + "fides_next.json")):
         continue
     seen.add(i["name"])
     routes.append({"name": i["name"], "file": i["file"], "line": i["line"], "files": [i["file"]]})
+# next_routes.js keeps one item per name: privacy-center's pages/api/openapi.json.ts serves the
+# same seven names as admin-ui's (its first), so it joins their files
+for r in routes:
+    if r["name"].endswith(" /api/openapi.json"):
+        r["files"] = sorted({*r["files"], "clients/privacy-center/pages/api/openapi.json.ts"})
 tables = [
     {
         "name": t["name"],
