@@ -1,13 +1,10 @@
 """Assemble blind24m's truth files from the runtime outputs (no pack involved).
 
-    python blind24m_assemble.py HEADER.json pgadmin ROUTES.json TABLES.json > truth.json
     python blind24m_assemble.py HEADER.json unleash ROUTES.json [ROUTES.json ...] > truth.json
     python blind24m_assemble.py HEADER.json taiga DJANGO.json CHECKOUT > truth.json
 
 HEADER.json holds the truth's name, repo, commit, commit_date, files, method and derive. The
 packs' items are the runtime outputs as they are, with these changes only:
-- pgadmin: blind24m_pgadmin_routes.py's routes; runtime_tables.py's tables (paths already from
-  the repository root), each table's `files` its own file.
 - unleash: the union of blind24m_unleash_routes.js's runs (the default configuration and the
   `demo` authentication type: one route more), by name.
 - taiga: blind24m_taiga_routes.py's routes and tables; a route whose view is a library's
@@ -29,11 +26,6 @@ PACKS = ("pack-http-routes", "pack-sqlalchemy", "pack-django", "pack-js-tables")
 
 def _load(path: str) -> Any:
     return json.loads(Path(path).read_text(encoding="utf-8"))
-
-
-def pgadmin(routes: str, tables: str) -> dict[str, list[dict[str, Any]]]:
-    items = [{**t, "files": [t["file"]]} for t in _load(tables)]
-    return {"pack-http-routes": _load(routes), "pack-sqlalchemy": items}
 
 
 def unleash(*runs: str) -> dict[str, list[dict[str, Any]]]:
@@ -63,7 +55,7 @@ def taiga(out: str, checkout: str) -> dict[str, list[dict[str, Any]]]:
 
 def main() -> None:
     header, kind, args = _load(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    found = {"pgadmin": pgadmin, "unleash": unleash, "taiga": taiga}[kind](*args)
+    found = {"unleash": unleash, "taiga": taiga}[kind](*args)
     truth = dict(header)
     truth["packs"] = {
         pack: {"kind": "table" if pack != "pack-http-routes" else "route",
