@@ -171,3 +171,16 @@ def test_pre_filtered_is_parse_all(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     documents, _ = scanned_both_ways(tmp_path, REGISTRY, monkeypatch)
     assert documents[0] == documents[1]
     assert '"DELETE /api/database/tables/{table_id}/"' in documents[0]
+
+
+def test_a_registry_property_named_urls_is_evaluated_too() -> None:
+    """`urlpatterns = [...] + plugin_registry.urls`: read as a router's `.urls` first, and
+    where no router of the scanned files is named so, the object's property."""
+    files = {
+        **REGISTRY,
+        "core/registry.py": REGISTRY["core/registry.py"].replace("def api_urls", "def urls"),
+        "core/urls.py": REGISTRY["core/urls.py"].replace("registry.api_urls", "registry.urls"),
+    }
+    found = document(files)
+    assert "GET /api/database/tables/{table_id}/" in {str(r["name"]) for r in found["resources"]}
+    assert found["findings"] == []

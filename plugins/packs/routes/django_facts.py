@@ -965,7 +965,7 @@ class _Reader:
         if spliced[0] == "opaque" and isinstance(node, ast.Call | ast.ListComp):
             code = self.segment(node)  # `hooks.collect_urls()`, `[path(p, v) for ...]`
             spliced = ("computed", ast.unparse(node)[:60])
-        elif spliced[0] == "name" and isinstance(node, ast.Attribute):
+        elif spliced[0] in ("name", "router") and isinstance(node, ast.Attribute):
             code = self.segment(node)  # `registry.api_urls`: an object's attribute or property
         by_name = spliced[0] == "name"
         return [UrlEntry(node.lineno, "", False, spliced, i18n=i18n, code=code, spliced=by_name)]

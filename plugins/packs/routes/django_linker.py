@@ -560,6 +560,30 @@ class DjangoRouteResolver:
 
     # -- the walk --------------------------------------------------------------------------
 
+    def attribute_built(
+        self,
+        path: str,
+        entry: UrlEntry,
+        here: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        stack: tuple[str, ...],
+    ) -> bool:
+        """An object's attribute the URLconf splices in (`urlpatterns += registry.api_urls`),
+        evaluated by `django_collect` (a property runs): whether it gave URL patterns, walked
+        here. The name read again as itself is no answer."""
+        built = self.collector.run(path, entry) if entry.code else "not followed"
+        if isinstance(built, str) or all(
+            (file, inner.line, inner.target) == (path, entry.line, entry.target)
+            for file, inner, _ in built
+        ):
+            return False
+        self.building.append((path, entry.line))
+        for file, inner, more in built:
+            self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
+        self.building.pop()
+        return True
+
     def walk(
         self,
         path: str,
@@ -748,23 +772,14 @@ class DjangoRouteResolver:
         ):
             return
         if found is None or found[0] == "external":
+            spliced = kind in ("router", "name") and entry.route == "" and found is None
+            if spliced and self.attribute_built(path, entry, here, auth, gaps, stack):
+                return  # a registry's property (`plugin_registry.urls`) its code builds
             if kind == "router":  # a router the files do not show
                 self.opaque(path, entry, f"`{name}.urls` is not a router the scanned files show")
                 return
             if kind == "name" and entry.route == "" and found is None:
-                built = self.collector.run(path, entry) if entry.code else "not followed"
-                if isinstance(built, str) or all(  # an object's attribute the code builds
-                    (file, inner.line, inner.target) == (path, entry.line, entry.target)
-                    for file, inner, _ in built
-                ):  # (a property of a registry): else the name, read again, is all there is
-                    self.opaque(path, entry, f"`{name}` is not a URL list the scanned files show")
-                    return
-                self.building.append((path, entry.line))
-                for file, inner, more in built:
-                    self.walk(
-                        file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}")
-                    )
-                self.building.pop()
+                self.opaque(path, entry, f"`{name}` is not a URL list the scanned files show")
                 return
             self.view_route(path, entry, here, None, name, auth, gaps)
             return
