@@ -796,6 +796,9 @@ def test_the_prefilter_parses_every_file_these_constructs_need(
         ("from fastmcp import FastMCP\nmcp = FastMCP('x')\nmcp.run(transport='http')\n", "FastMCP"),
         ("from mcp.server.fastmcp import FastMCP\n", "FastMCP"),
         ("from fastmcp.server.dependencies import get_http_headers\n", None),  # a helper
+        ("from fastmcp import Client\n", None),  # its client (DocsGPT's mcp_tool.py)
+        ("from fastmcp import (\n    Context,\n    FastMCP,\n)\n", "FastMCP"),
+        ("import fastmcp\nmcp = fastmcp.FastMCP('x')\n", "FastMCP"),
     ],
 )
 def test_a_python_server_framework_it_does_not_read_is_named_a_client_is_not(

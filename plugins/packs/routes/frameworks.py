@@ -812,6 +812,13 @@ def _generates(name: str, language: str, module: str, calls: str) -> Unread:
                   re.compile(calls.encode()))  # fmt: skip
 
 
+_FASTMCP_SERVER = re.compile(
+    rb"^[ \t]*from[ \t]+(?:fastmcp|mcp\.server\.fastmcp)[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)"
+    rb"\bFastMCP\b|\bfastmcp\.FastMCP[ \t]*\(",
+    re.MULTILINE,
+)
+
+
 UNREAD = (
     # aiohttp and Tornado are clients and much else too: only their `web` module is a server
     Unread("aiohttp", "python", (b"aiohttp",), _py_web("aiohttp")),
@@ -823,9 +830,10 @@ UNREAD = (
     Unread("Restify", "javascript", (b"restify",), _js_import(r"restify")),
     Unread("Hono", "javascript", (b"hono",), _js_import(r"hono")),
     Unread("LoopBack", "javascript", (b"@loopback/rest",), _js_import(r"@loopback/rest")),
-    # an MCP server (its HTTP transports' endpoints): named where the package itself is
-    # imported (`from fastmcp import FastMCP`), not at each import of its submodules' helpers
-    Unread("FastMCP", "python", (b"fastmcp",), _py_import(r"fastmcp(?!\.)|mcp\.server\.fastmcp")),
+    # an MCP server (its HTTP transports' endpoints): named where its server class is imported
+    # (`from fastmcp import FastMCP`, in a parenthesised list too) or made (`fastmcp.FastMCP(`),
+    # not at an import of its client (`from fastmcp import Client`) nor of a helper
+    Unread("FastMCP", "python", (b"fastmcp",), _FASTMCP_SERVER),
     # libraries that generate routes at run time from models or settings, configured here
     _generates("Flask-Admin", "python", "flask_admin", r"\b(?:Admin|add_views?)\s*\("),
     _generates("Flask-AppBuilder", "python", "flask_appbuilder",
