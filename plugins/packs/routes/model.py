@@ -794,6 +794,10 @@ class RouterDecl:
     # for such a call, the prefix it gives should its class link to a framework class (by
     # name) whose prefix is no `prefix=` keyword: flask-restx's `Namespace('users')`, `/users`
     class_prefixes: tuple[tuple[str, Expr], ...] = ()
+    # for such a call, its arguments as a call of the class's `__init__` (a `None` for
+    # `self`): a prefix the constructor makes of its parameters (`kwargs.setdefault(
+    # "url_prefix", "/" + name)`) is what this call passes
+    arguments: Invocation | None = None
     # `api.namespace('users')` (`Framework.router_methods`): a router only if the value the
     # method is called on links to a router (the linker decides, across modules, whatever the
     # calling file imports); where that value is not known, a router no scanned file mounts

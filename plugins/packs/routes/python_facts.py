@@ -897,6 +897,17 @@ class _Reader:
         values = (self._value(v) or Opaque() for v in node.values)
         return Namespace(tuple((str(k), v) for k, v in zip(keys, values, strict=True)))
 
+    def _listed(self, value: ast.expr | None) -> Items | None:
+        """`return [AboutModule, HelpModule]`: a literal list or tuple of names (the routers,
+        blueprints or modules a loop over the call registers), each as `_expr` reads it."""
+        if not isinstance(value, ast.List | ast.Tuple) or not value.elts:
+            return None
+        if not all(type(e) in (ast.Name, ast.Attribute) for e in value.elts):
+            return None
+        items = [self._expr(e) for e in value.elts]
+        found = tuple(i for i in items if i is not None)
+        return Items(found) if len(found) == len(items) else None
+
     def _function(self, node: _Def, *, method: bool = False) -> Function:
         returns: Expr | None = None
         options: list[Expr] = []
@@ -908,7 +919,7 @@ class _Reader:
                 saved = (self._scope, self._def, self._env)
                 self._scope, self._def, self._env = _parameters(node), node, {}
                 try:
-                    option = self._chosen(value) or self._value(value)
+                    option = self._chosen(value) or self._value(value) or self._listed(value)
                 finally:
                     self._scope, self._def, self._env = saved
             options.append(option or Opaque())
@@ -1165,6 +1176,15 @@ class _Reader:
                     init_prefix = self._present(
                         _keyword(call, "prefix") or _keyword(call, "url_prefix")
                     )
+                    if init_prefix is None and (given := _kwargs_prefix(stmt, call)):
+                        # `kwargs.setdefault("url_prefix", "/" + name)`: of its parameters,
+                        # what each call of the class passes (`RouterDecl.arguments`)
+                        saved = (self._scope, self._def, self._env)
+                        self._scope, self._def, self._env = _parameters(stmt), stmt, {}
+                        try:
+                            init_prefix = self._value(given) or Opaque()
+                        finally:
+                            self._scope, self._def, self._env = saved
                     super_call = call
                     none_defaults = _none_defaults(stmt)
                     init_auth = self._dependencies_auth(_keyword(call, "dependencies"))
@@ -2331,6 +2351,7 @@ class _Reader:
                 subclass=Sym(callee),
                 passed=self._passed_to_class(call),
                 class_prefixes=self._class_prefixes(call),
+                arguments=self._arguments_of(call),
             )
         return RouterRef(site)
 
@@ -2344,6 +2365,18 @@ class _Reader:
             return ()
         path = self._namespace_path(call)
         return ((_NAMESPACE, path),) if path is not None else ()
+
+    def _arguments_of(self, call: ast.Call) -> Invocation | None:
+        """A project class's call as a call of its `__init__`: `self` first (passed nothing)."""
+        if not call.args and not call.keywords:
+            return None
+        args = tuple(None if isinstance(a, ast.Starred) else self._present(a) for a in call.args)
+        keywords = tuple(
+            (k.arg, value)
+            for k in call.keywords
+            if k.arg is not None and (value := self._present(k.value)) is not None
+        )
+        return Invocation(Opaque(), (None, *args), keywords, call.lineno)
 
     def _passed_to_class(self, call: ast.Call) -> tuple[tuple[str, Expr], ...]:
         """What a project class's call passes, for a router its `__init__` may store: a name
@@ -3159,6 +3192,16 @@ def _table_loop(stmt: ast.For, function: _Def | None) -> dict[str, ast.expr] | N
         view = DICT_VIEWS[source.func.attr]
         source = source.func.value
     path = _dotted_path(source)
+    if (  # `for module in get_submodules():` what a project function returns, read there
+        path
+        and path[-1] == CALL
+        and CALL not in path[:-1]
+        and isinstance(source, ast.Call)
+        and not source.args
+        and not source.keywords
+    ):
+        path = path[:-1]
+        view = f"{view}()" if view else "()"
     dotted = ".".join(path) if path and CALL not in path else None
     if dotted is not None and view:
         dotted = f"{dotted}.{view}"
@@ -3376,6 +3419,40 @@ def _none_defaults(function: _Def) -> tuple[str, ...]:
         *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d),
     ]
     return tuple(a.arg for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
+
+
+def _kwargs_prefix(function: _Def, call: ast.Call) -> ast.expr | None:
+    """The prefix a constructor puts in the `**kwargs` it passes on to `super().__init__`
+    (`kwargs.setdefault("url_prefix", ...)`, `kwargs["prefix"] = ...`), if it does."""
+    spread = next(
+        (k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)),
+        None,
+    )
+    if spread is None:
+        return None
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "setdefault"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == spread
+            and len(node.args) == 2
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value in ("prefix", "url_prefix")
+        ):
+            return node.args[1]
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(target := node.targets[0], ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == spread
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value in ("prefix", "url_prefix")
+        ):
+            return node.value
+    return None
 
 
 def _super_init(function: _Def) -> ast.Call | None:
