@@ -561,6 +561,7 @@ class _RouteResolver:
         self.words: set[str] = set()
         self._words_of: dict[tuple[str, str], None] = {}
         self._owners_memo: dict[tuple[str, Param, int], list[_Node]] = {}
+        self._verdicts_memo: dict[tuple[str, Param, int], bool | None] = {}
         self.indexing = False  # `_index_calls` is running: the calls are not all indexed
         index = self._module_index()
         self.python_files = index.python_files  # dotted module name -> file
@@ -1259,14 +1260,21 @@ class _RouteResolver:
         parameter is each value the scanned calls pass (a router among them: True), or where
         none passes one, the name it spells."""
         if isinstance(expr, Param) and depth <= _MAX_DEPTH:
+            key = (path, expr, depth)  # asked once each, as `_owners` (exponential otherwise)
+            if key in self._verdicts_memo:
+                return self._verdicts_memo[key]
             verdicts = {
                 self._router_verdict(file, passed, depth + 1)
                 for file, call in self._calls_of(path, expr.function)
                 if (passed := _passed(call, expr)) is not None
             }
             if not verdicts:
-                return self._router_verdict(path, expr.fallback, depth + 1)
-            return True if True in verdicts else None if None in verdicts else False
+                verdict = self._router_verdict(path, expr.fallback, depth + 1)
+            else:
+                verdict = True if True in verdicts else None if None in verdicts else False
+            if not self.indexing:
+                self._verdicts_memo[key] = verdict
+            return verdict
         entity = self.evaluate(path, expr)
         if isinstance(entity, _OneOf):
             verdicts = {self._entity_verdict(option) for option in entity.options}
