@@ -73,6 +73,16 @@ from .frameworks import (
     UNREAD_PACKAGES,
 )
 from .frameworks import FLASK_CLASSFUL as LIBRARY
+from .js_classes import MAX_BASES as _MAX_BASES
+from .js_classes import (
+    ClassInfo,
+    Inherited,
+    class_name,
+    class_router,
+    constructor_line,
+    own_routers,
+    this_rooted,
+)
 from .js_modules import JsModules, package_name
 from .js_scopes import spelled
 from .koa_decorators import CLASS_ROUTER, MAP_DIR
@@ -659,6 +669,12 @@ class _RouteResolver:
                     self._aliased(path, decl, decl.subclass)
                 elif decl.subclass is not None:
                     self._subclassed(path, decl, decl.subclass, subclassing)
+        # JS classes whose base makes a router in its constructor: a router of their own each
+        # (`js_classes`): class -> its `_Instance` key, that key -> attribute -> router's key
+        self.class_infos: dict[tuple[str, int], ClassInfo | None] = {}
+        self.class_keys: dict[tuple[str, int], tuple[str, str]] = {}
+        self.class_instances: dict[tuple[str, str], tuple[dict[str, tuple[str, str]], _Scoped]] = {}
+        self._class_routers()
         self.cache.clear()  # the routers a router method is called on are all known now
         self.unset_readings.clear()
         for path, facts in self.modules.items():
@@ -1409,6 +1425,121 @@ class _RouteResolver:
             if given is not None:
                 found[attr] = Bound(path, given)
         return found
+
+    def _class_routers(self) -> None:
+        """Each JS class that inherits a router its base's constructor makes gets one of its
+        own per such attribute (`js_classes`), declared where the class is: looked for only
+        where some scanned class's constructor makes a router."""
+        if not any(
+            isinstance(value, Namespace) and own_routers(value, self._routers_by_id(path))
+            for path, facts in self.modules.items()
+            if facts.language != "python" and facts.routers
+            for value in facts.bindings.values()
+        ):
+            return
+        for path, facts in list(self.modules.items()):
+            if facts.language == "python":
+                continue
+            for value in list(facts.bindings.values()):
+                if not (isinstance(value, Namespace) and value.bases):
+                    continue
+                info = self._class_info(path, value, 0)
+                if info is None or not info.inherited:
+                    continue
+                key = (path, f"class {info.name}")
+                if key in self.class_instances:
+                    continue
+                made: dict[str, tuple[str, str]] = {}
+                for inherited in info.inherited:
+                    if inherited.attr in info.own:  # its own constructor makes it anew
+                        made[inherited.attr] = (path, info.own[inherited.attr])
+                        continue
+                    router = (path, f"class {info.name}.{inherited.attr}")
+                    self.nodes[router] = _Node(
+                        path, class_router(inherited.template, inherited.file, router[1], info.line)
+                    )
+                    made[inherited.attr] = router
+                self.class_keys[(path, id(value))] = key
+                self.class_instances[key] = (made, _Scoped(path, value))
+
+    def _routers_by_id(self, path: str) -> dict[str, RouterDecl]:
+        return {decl.router_id: decl for decl in self.modules[path].routers}
+
+    def _class_info(self, path: str, value: Namespace, depth: int) -> ClassInfo | None:
+        """The class `value` of the JS file `path`: its name and the router attributes it
+        inherits from a base whose constructor makes them (nearest base first, its own
+        constructor's winning), remembered per class; None past `_MAX_BASES`."""
+        key = (path, id(value))
+        if key in self.class_infos:
+            return self.class_infos[key]
+        self.class_infos[key] = None  # a class met again below itself: a cycle ends here
+        facts = self.modules.get(path)
+        name = class_name(facts.bindings, value) if facts is not None else None
+        if name is None or depth > _MAX_BASES:
+            return None
+        own = own_routers(value, self._routers_by_id(path))
+        inherited: dict[str, Inherited] = {}
+        base = self.evaluate(path, value.bases[0]) if value.bases else None
+        if (
+            isinstance(base, _Scoped)
+            and isinstance(base.value, Namespace)
+            and not base.file.endswith(".py")
+        ):
+            made = own_routers(base.value, self._routers_by_id(base.file))
+            for attr, decl in made.items():
+                if (base.file, decl.router_id) in self.nodes:
+                    inherited[attr] = Inherited(attr, base.file, decl)
+            above = self._class_info(base.file, base.value, depth + 1)
+            for one in above.inherited if above is not None else ():
+                inherited.setdefault(one.attr, one)
+        line = constructor_line(value) or min(
+            (int(f.site.partition(":")[0]) for _, f in value.fields
+             if isinstance(f, Function) and f.site.partition(":")[0].isdigit()),
+            default=1,
+        )  # fmt: skip
+        info = ClassInfo(name, tuple(inherited.values()), line)
+        info.own = {attr: decl.router_id for attr, decl in own.items() if attr in inherited}
+        self.class_infos[key] = info
+        return info
+
+    def _class_member(self, entity: _Instance, segment: str) -> _Entity | None:
+        """A member of an instance of a class with routers of its own (`js_classes`): one
+        of them, else the class's member (its own, then its bases'), a member that reads
+        `this.x` (`get router() { return this.app }`) read on this instance."""
+        routers, cls = self.class_instances[entity.key]
+        if segment in routers:
+            return _Router(routers[segment])
+        if not isinstance(cls.value, Namespace):
+            return None
+        found = self._class_field(cls.file, cls.value, segment)
+        if found is None:
+            return None
+        file, owner, expr = found
+        rooted = this_rooted(self.class_infos.get((file, id(owner))), expr)
+        if rooted is None:
+            return self._settled(self.evaluate(file, expr))
+        result: _Entity | None = entity
+        for part in rooted:
+            if result is None or part == CALL:
+                return None
+            result = self._member(result, part)
+        return result
+
+    def _class_field(
+        self, path: str, value: Namespace, segment: str
+    ) -> tuple[str, Namespace, Expr] | None:
+        """The class's own field `segment`, else its nearest base's (at most `_MAX_BASES`
+        up): the file and class it is written in, and its value there."""
+        for _ in range(_MAX_BASES):
+            fields = dict(value.fields)
+            if segment in fields:
+                self._class_info(path, value, 0)  # its name, for `this` in what it holds
+                return path, value, fields[segment]
+            base = self.evaluate(path, value.bases[0]) if value.bases else None
+            if not (isinstance(base, _Scoped) and isinstance(base.value, Namespace)):
+                return None
+            path, value = base.file, base.value
+        return None
 
     def _aliased(self, path: str, decl: RouterDecl, made_by: Sym) -> None:
         """Make `decl` (JS: `new Srv()` of an imported name) a router when the name leads,
@@ -4571,6 +4702,9 @@ class _RouteResolver:
 
     def _owner(self, path: str, owner: Expr | None) -> _Node | None:
         entity = self.evaluate(path, owner) if owner is not None else None
+        if isinstance(entity, _Instance) and entity.key in self.class_instances:
+            routers = self.class_instances[entity.key][0]  # `this.get(...)` in a subclass
+            return self.nodes.get(next(iter(routers.values()))) if len(routers) == 1 else None
         return self.nodes.get(entity.key) if isinstance(entity, _Router) else None
 
     def _owners(self, path: str, owner: Expr | None, depth: int = 0) -> list[_Node]:
@@ -6278,6 +6412,8 @@ class _RouteResolver:
             return self._member(instance, segment) if instance is not None else None
         if isinstance(entity, _Schema):
             return self._schema_member(entity, segment)
+        if isinstance(entity, _Instance) and entity.key in self.class_instances:
+            return self._class_member(entity, segment)
         if isinstance(entity, _Instance):
             own = self.instance_routers[entity.key].get(segment)
             if own is not None:
@@ -6291,7 +6427,8 @@ class _RouteResolver:
             value = entity.value
             if isinstance(value, Namespace):
                 if segment == CALL:  # an instance reads the class's field defaults
-                    return entity
+                    made_for = self.class_keys.get((entity.file, id(value)))
+                    return _Instance(made_for) if made_for is not None else entity
                 fields = dict(value.fields)
                 if segment in fields:
                     return self._settled(self.evaluate(entity.file, fields[segment]))
