@@ -1733,7 +1733,10 @@ class _RouteResolver:
         found += self._flask_admin()
         self._unread(found)
         self._foreign_routers()
-        for file, line, detail in self.nest.unread_controllers():
+        for file, line, detail in (
+            *self.nest.unread_controllers(),
+            *self.nest.test_folder_modules(),
+        ):
             self._unresolved(UNRESOLVED_ROUTER, file, line, detail)
         self.words |= self.nest.guarded_words()  # the files that may import them, read too
         for (file, line, detail), places in self.gap_places.items():

@@ -470,6 +470,27 @@ class NestLink:
                     found.append((kept, 1, detail))
         return found
 
+    def test_folder_modules(self) -> list[Gap]:
+        """Each module an `imports:` list names that no scanned file declares, imported by a
+        relative path into a folder the walk leaves out as test code (a business module named
+        `tests/`, its controllers the app's): a finding at the import and at that file, never
+        silence (blind24j's laudspeaker: 13 routes of `src/api/tests/`)."""
+        found: list[Gap] = []
+        for file, facts in sorted(self._modules.items()):
+            for name, _, line, _ in facts.nest.module_imports if facts.nest else ():
+                if self._module_files.get(name):
+                    continue
+                kept = self._test_folder_file(file, name)
+                if kept is None:
+                    continue
+                detail = (
+                    f"the module `{name}` imported here is kept in a folder the scan leaves out "
+                    f"as test code ({kept}): the routes of the controllers it lists are not "
+                    "listed"
+                )
+                found += [(file, line, detail), (kept, 1, detail)]
+        return found
+
     def _test_folder_file(self, file: str, name: str) -> str | None:
         """The file a module imports the controller `name` from by a relative path, when a
         folder of that path is one the walk leaves out as test code (`src/orders/test/…`),
