@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar, cast
 from ..bounded_values import MAX_LENGTH, NotEvaluated, format_text
 from .auth import NONE, REQUIRED, UNKNOWN
 from .django_app_loops import AppLoops
-from .django_collect import Collector
+from .django_collect import Built, Collector
 from .django_facts import (
     COMPUTED,
     Action,
@@ -578,11 +578,24 @@ class DjangoRouteResolver:
             for file, inner, _ in built
         ):
             return False
+        self.walk_built(path, entry, built, here, auth, gaps, stack)
+        return True
+
+    def walk_built(
+        self,
+        path: str,
+        entry: UrlEntry,
+        built: Built,
+        here: str,
+        auth: int,
+        gaps: tuple[Gap, ...],
+        stack: tuple[str, ...],
+    ) -> None:
+        """The URL entries the project's code built for `entry`, walked as written there."""
         self.building.append((path, entry.line))
         for file, inner, more in built:
             self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
         self.building.pop()
-        return True
 
     def walk(
         self,
@@ -716,10 +729,7 @@ class DjangoRouteResolver:
             if isinstance(built, str):
                 self.opaque(path, entry, f"`{name}` adds URL patterns a call computes: {built}")
                 return
-            self.building.append((path, entry.line))
-            for file, inner, more in built:
-                self.walk(file, (inner,), here, auth, gaps + more, (*stack, f"{path}:{entry.line}"))
-            self.building.pop()
+            self.walk_built(path, entry, built, here, auth, gaps, stack)
             return
         if kind == "built":  # a list the project's code built (`django_collect`)
             for file, inner, more in self.collector.built.get(name, []):
