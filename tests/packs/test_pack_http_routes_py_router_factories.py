@@ -138,6 +138,42 @@ def test_a_blueprint_factory_serves_each_call_under_that_call_s_prefix() -> None
     }
 
 
+VERBS: dict[str, str] = {
+    "shop/blueprints.py": (
+        "from flask import Blueprint\n"
+        "\n"
+        "def kind_blueprint(kind, verb='GET'):\n"
+        "    bp = Blueprint(kind, __name__, url_prefix='/' + kind)\n"
+        "\n"
+        "    @bp.route('/<int:item_id>', methods=[verb])\n"
+        "    def one(item_id):\n"
+        "        return str(item_id)\n"
+        "\n"
+        "    return bp\n"
+    ),
+    "shop/app.py": (
+        "from flask import Flask\n"
+        "from shop.blueprints import kind_blueprint\n"
+        "\n"
+        "POSTS = kind_blueprint('posts', verb='PUT')\n"
+        "app = Flask(__name__)\n"
+        "app.register_blueprint(kind_blueprint('users'))\n"
+        "app.register_blueprint(POSTS)\n"
+        "app.register_blueprint(kind_blueprint('odd', verb=app.config['VERB']))\n"
+    ),
+}
+
+
+def test_a_blueprint_factory_s_methods_are_each_call_s_arguments() -> None:
+    found = _listed(VERBS)
+    assert found == {
+        "PUT /posts/{item_id}": ("shop/app.py:4", False),
+        "GET /users/{item_id}": ("shop/app.py:6", False),  # the parameter's default
+    }
+    # the verb of the third call is not known: a finding at the route and the call
+    assert finding_places(VERBS)["UNRESOLVED_ROUTE"] == ["shop/app.py:8", "shop/blueprints.py:6"]
+
+
 THROUGH: dict[str, str] = {
     "api/factory.py": (
         "from fastapi import APIRouter\n"
@@ -300,7 +336,13 @@ def test_many_calls_of_a_composing_factory_cost_one_router_each() -> None:
 def test_the_prefilter_parses_every_file_the_factories_need(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = {**COMPOSED, **FLASK, **THROUGH}
+    files = {
+        **COMPOSED,
+        **FLASK,
+        **THROUGH,
+        "verbs/app.py": VERBS["shop/app.py"].replace("shop.", "verbs."),
+        "verbs/blueprints.py": VERBS["shop/blueprints.py"],
+    }
     documents, _ = scanned_both_ways(tmp_path, files, monkeypatch)
     assert documents[0] == documents[1]
     listed = {r["name"] for r in json.loads(documents[0])["resources"]}

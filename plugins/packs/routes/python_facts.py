@@ -2877,6 +2877,11 @@ class _Reader:
         methods = None if fixed else _keyword(decorator, "methods")
         listed = fixed or _methods(methods, self.bindings)
         unknown = methods is not None and _methods(methods, self.bindings) is None
+        # `methods=[verb]` of a factory's (or a wrapper's) parameter: bound per call
+        computed = self._method_exprs(methods) if unknown else ()
+        if not any(isinstance(e, Param) for e in computed):
+            computed = ()  # another name (a class's constant): a finding, as before
+        unknown = unknown and not computed
         if added and not unknown:  # `@cross_origin()` below: OPTIONS is the view's own
             written = listed or ("GET",)
             listed = (*written, *(m for m in added if m not in written))
@@ -2890,6 +2895,7 @@ class _Reader:
                 endpoint=view,
                 auth=Auth(own.guards + function.guards, function.aliases),
                 methods_unknown=unknown or added is None,
+                method_exprs=computed,
                 registered_with=verb,
             )
         )
