@@ -228,6 +228,11 @@ _UNKNOWN_OWNER = (
     "(in a branch, a loop or another function), or a value not read: which router is not "
     "known, and what is registered here is not listed"
 )
+_RECURSIVE_FACTORY = (
+    "this call makes a router with a function whose body makes it again, each call's own "
+    "(the call is written in that function, or in one it calls): the routers these calls "
+    "make in turn are not listed"
+)
 _DEEP_CALLS = (
     f"this call is reached through more than {_MAX_DEPTH} calls each passing on the one before's "
     "parameter: what it passes is not followed, so the routes declared through it are not listed"
@@ -656,6 +661,15 @@ class _RouteResolver:
         # a router a call of a project function makes (`const auth = createAuthRouter()`) ->
         # the router the function's body makes, whose routes and mounts every such one has
         self.made_by: dict[tuple[str, str], tuple[str, str]] = {}
+        # Python: such a router made by one chain of calls (`X = make(kind="x")`, or a factory
+        # another one calls with its own parameters) -> that chain, innermost call first: the
+        # function's parameters bound to what the chain passes (`_fresh_made`)
+        self.made_chain: dict[tuple[str, str], _Chain] = {}
+        # Python: the router a function makes -> the routes and mounts its body puts on it
+        # with the function's parameters (`_deferred`), bound per router a call makes
+        self.deferred: dict[tuple[str, str], list[tuple[str, RouteDecl | MountDecl, str]]] = {}
+        self._invocations_by_line: dict[str, dict[int, list[Invocation]]] = {}
+        self._invocation_memo: dict[tuple[str, Invocation], Invocation | None] = {}
         # (file, def site) -> the chains of calls that reach that function (`_chains`)
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
@@ -2630,9 +2644,12 @@ class _RouteResolver:
                 for unkeyed in self._unkeyed_route(path, route):
                     self._attach_route(path, unkeyed)
         for mount in (m for d in facts.mounts for m in self._table_mounts(path, d)):
+            called = self._mount_call(path, mount)  # `include_router(make(kind))` in a def
+            mount = called if _param_site(called.child) is not None else mount
             site = _param_site(mount.child) or _param_site(mount.prefix)
             if site is not None:
-                self._attach_mount_called(path, mount, site)
+                if not self._deferred(path, mount.parent, mount, site):
+                    self._attach_mount_called(path, mount, site)
                 continue
             for node in self._owners(path, mount.parent):
                 self._add_mount(node, path, mount)
@@ -2722,7 +2739,8 @@ class _RouteResolver:
             or _param_site(route.owner)
         )
         if site is not None:
-            self._attach_called(path, route, site)
+            if not self._deferred(path, route.owner, route, site):
+                self._attach_called(path, route, site)
             return
         owners = self._owners(path, route.owner)
         if type(route.owner) is Opaque:  # `var app; if (…) app = express()`
@@ -3102,14 +3120,22 @@ class _RouteResolver:
                 )
         return found or [replace(route, path=Opaque())]
 
-    def _attach_called(self, path: str, route: RouteDecl, site: str) -> None:
+    def _attach_called(
+        self,
+        path: str,
+        route: RouteDecl,
+        site: str,
+        into: _Node | None = None,
+        given: list[_Chain] | None = None,
+    ) -> None:
         """A route declared in the function defined at `site` with its parameters in it (its
         router, path or methods): one route per chain of calls that reaches the function,
         each parameter bound to what that chain passes, placed where the outermost call is
         written when its path or methods come from the calls (a wrapper's call site is the
-        user's route). No scanned call: the path is not known (a finding at the wrapper)."""
+        user's route). No scanned call: the path is not known (a finding at the wrapper).
+        `into`: the router the function makes, as the chains `given` made it (`_deferred`)."""
         moved = _moves(route.path) or any(_param_site(m) is not None for m in route.method_exprs)
-        chains = self._chains(path, site)
+        chains = self._chains(path, site) if given is None else given
         if not chains:
             unbound = Opaque() if _param_site(route.path) is not None else route.path
             nodes = self._owners(path, route.owner)
@@ -3158,6 +3184,9 @@ class _RouteResolver:
                         via=place,
                         handler=handler,
                     )
+                    if into is not None:
+                        into.routes.append((path, declared))
+                        continue
                     for node in self._owners(path, owner) or self._unpassed(owner, declared):
                         node.routes.append((path, declared))
 
@@ -3657,10 +3686,19 @@ class _RouteResolver:
             entity = self.evaluate(file, found)
         return Bound(file, found)
 
-    def _attach_mount_called(self, path: str, mount: MountDecl, site: str) -> None:
+    def _attach_mount_called(
+        self,
+        path: str,
+        mount: MountDecl,
+        site: str,
+        into: _Node | None = None,
+        given: list[_Chain] | None = None,
+    ) -> None:
         """A mount in the function at `site` whose child or prefix is a parameter
-        (`configure_blueprints(app, blueprints)`): one per chain of calls, per child passed."""
-        chains = self._chains(path, site)
+        (`configure_blueprints(app, blueprints)`): one per chain of calls, per child passed.
+        `into`: the router the function makes, as the chains `given` made it (`_deferred`);
+        a child another factory's call makes is then the router that call makes in turn."""
+        chains = self._chains(path, site) if given is None else given
         if not chains:
             for node in self._owners(path, mount.parent):
                 self._add_mount(node, path, mount)
@@ -3676,11 +3714,172 @@ class _RouteResolver:
             prefix = self._through_some(mount.prefix, path, site, chain)
             child = self._through(mount.child, path, site, chain)
             passed = replace(mount, parent=parent, child=child, prefix=prefix)
+            if into is not None and isinstance(mount.child, Apply):
+                self._mount_made(into, path, mount, passed, site, chain)
+                continue
             for each in self._table_mounts(path, passed):  # `for at, r in pairs:` per item
                 for one in self._alternatives(each.child):
-                    for node in self._owners(path, parent):
+                    for node in [into] if into is not None else self._owners(path, parent):
                         bound = replace(each, child=one, via=(chain[-1][0], chain[-1][1].line))
                         self._add_mount(node, path, bound)
+
+    def _deferred(
+        self, path: str, owner: Expr | None, decl: RouteDecl | MountDecl, site: str
+    ) -> bool:
+        """Whether `decl` (a route, or a mount) takes its path, methods, child or prefix from
+        the parameters of the Python function at `site` whose own body makes the router it is
+        put on (`router = APIRouter(prefix=f"/{kind}")` ... `return router`): kept for each
+        router a call of the function makes (`_fresh_made`), bound to what that call passes,
+        instead of every call's on the one router the body spells (`_fresh_filled`)."""
+        if not path.endswith(".py") or isinstance(owner, Param) or owner is None:
+            return False
+        node = self._owner(path, owner)
+        if node is None or node.file != path or node.decl.scope != site or node.decl.app:
+            return False
+        self.deferred.setdefault((path, node.decl.router_id), []).append((path, decl, site))
+        return True
+
+    def _mount_made(
+        self, into: _Node, path: str, mount: MountDecl, passed: MountDecl, site: str, chain: _Chain
+    ) -> None:
+        """A mount the factory at `site` puts on the router it makes, its child a call of a
+        project function (`outer.include_router(make_sub(kind=kind))`), for the router
+        `chain` made: the child the router that call makes in turn, under this chain."""
+        assert isinstance(mount.child, Apply)
+        made = self.evaluate(path, mount.child)
+        call = Invocation(mount.child.callee, mount.child.args, mount.child.keywords, mount.line)
+        call = replace(self._invocation_at(path, call) or call, scope=site)
+        label = f"{into.decl.router_id}>{mount.line}"
+        if (into.file, into.decl.router_id) not in self.made_chain:  # one per chain
+            label += f"<{chain[-1][0]}:{chain[-1][1].line}"
+        child = (
+            self._fresh_made(made, path, call, chain, label) if isinstance(made, _Router) else None
+        )
+        if child is None and isinstance(made, _Router):
+            template = made.key
+            while template in self.made_by:
+                template = self.made_by[template]
+            if template == self.made_by.get((into.file, into.decl.router_id)):
+                return  # the factory calling itself: a finding at the call (`_fresh_made`)
+        if child is None:
+            self._add_mount(into, path, passed)
+            return
+        into.mounts.append(
+            (path, replace(passed, via=(chain[-1][0], chain[-1][1].line)), child.key)
+        )
+
+    def _invocation_at(self, path: str, call: Invocation) -> Invocation | None:
+        """The call of `path` at `call.line` (or, read inlined through a local name, the
+        nearest one above it) calling what `call` calls with its arguments."""
+        found = next(
+            (c for c in self._line_invocations(path).get(call.line, ()) if c.callee == call.callee),
+            None,
+        )
+        if found is not None:
+            return found
+        key = (path, call)
+        if key in self._invocation_memo:
+            return self._invocation_memo[key]
+        best: Invocation | None = None
+        for each in self._facts(path).invocations:
+            if (
+                each.callee == call.callee
+                and each.line <= call.line
+                and (each.args, each.keywords) == (call.args, call.keywords)
+                and (best is None or each.line > best.line)
+            ):
+                best = each
+        self._invocation_memo[key] = best
+        return best
+
+    def _returned_call(self, file: str, function: Function) -> Invocation | None:
+        """The call of a project function whose result `function` returns (`return
+        make(kind)`), as written in its body; None for any other return."""
+        returns = function.returns
+        if isinstance(returns, Apply):
+            callee = returns.callee
+        elif type(returns) is Sym and len(returns.path) > 1 and returns.path[-1] == CALL:
+            callee = Sym(returns.path[:-1])
+        else:
+            return None
+        calls = [
+            c
+            for c in self._facts(file).invocations
+            if c.scope == function.site and c.callee == callee
+        ]
+        return calls[0] if len(calls) == 1 else None
+
+    def _bound_call(self, path: str, name: str, binding: Expr) -> _Router | None:
+        """`X = make(kind="x")` (Python): where `make` is a project function whose body makes
+        the router it returns, the router that call makes (`_fresh_made`); None otherwise."""
+        line = self._facts(path).bound_calls.get(name)
+        callee = _callee(binding) if line else None
+        if callee is None or line is None:
+            return None
+        function = self.evaluate(path, callee)
+        if not (
+            isinstance(function, _Scoped)
+            and isinstance(function.value, Function)
+            and function.value.returns is not None
+        ):
+            return None  # not a project function's call: read as it is
+        call = self._invocation_at(path, Invocation(callee, (), (), line))
+        if call is None or call.line != line:
+            return None
+        made = self.evaluate(path, Apply(callee, call.args, call.keywords))
+        if not isinstance(made, _Router):
+            return None
+        return self._fresh_made(made, path, call, (), f"{path}:{line}")
+
+    def _fresh_made(
+        self, made: _Router, caller: str, call: Invocation, outer: _Chain, label: str
+    ) -> _Router | None:
+        """The router `call` (written in `caller`, reached by the chain `outer`) of a project
+        function makes, where the function's own body makes the router it returns
+        (`RouterDecl.scope`): one of its own per chain of calls, its prefix, routes and mounts
+        bound to what the chain passes (`_fresh_filled`); None for any other call. A chain
+        longer than the calls followed (`_MAX_DEPTH`) or past the budget is not followed."""
+        template_key = made.key
+        while template_key in self.made_by:
+            template_key = self.made_by[template_key]
+        template = self.nodes.get(template_key)
+        if template is None or not template.decl.scope or template.decl.app:
+            return None
+        function = self.evaluate(caller, call.callee)
+        if not (isinstance(function, _Scoped) and isinstance(function.value, Function)):
+            return None
+        chain: _Chain = ((caller, call), *outer)
+        if function.file != template_key[0] or function.value.site != template.decl.scope:
+            # `return make(kind)`: a function returning what its call of the factory makes
+            inner = self._returned_call(function.file, function.value)
+            if inner is None or len(chain) > _MAX_DEPTH:
+                return None
+            return self._fresh_made(made, function.file, inner, chain, label)
+        key = (template_key[0], f"{template_key[1]}@{label}")
+        if key in self.nodes:
+            return _Router(key)
+        if any(f == template_key[0] and c.scope == template.decl.scope for f, c in chain):
+            # a factory whose call (or a call of one it calls) calls it again: run without
+            # end, or ended by a test the reader does not decide
+            self._unresolved(UNRESOLVED_ROUTE, caller, call.line, _RECURSIVE_FACTORY)
+            return None
+        if len(chain) > _MAX_DEPTH:
+            self._unresolved(UNRESOLVED_ROUTE, caller, call.line, _DEEP_CALLS)
+            return None
+        self.budget -= 1
+        if self.budget < 0:
+            self.cut[chain[-1][0], chain[-1][1].line] = None
+            return None
+        decl = replace(template.decl, router_id=key[1])
+        if decl.prefix is not None:
+            prefix = self._through(decl.prefix, template.file, decl.scope, chain)
+            decl = replace(decl, prefix=prefix)
+        self.nodes[key] = _Node(template.file, decl)
+        self.made_by[key] = template_key
+        self.made_chain[key] = chain
+        if template_key in self.router_classes:
+            self.router_classes[key] = self.router_classes[template_key]
+        return _Router(key)
 
     def _alternatives(self, expr: Expr) -> list[Expr]:
         """`expr`, or for each item of a sequence a call passed (`for bp in blueprints`), that
@@ -4670,6 +4869,10 @@ class _RouteResolver:
                 self._attach_list(entity.file, item, key, depth + 1)
 
     def _add_mount(self, node: _Node, path: str, mount: MountDecl) -> None:
+        made = self._mounted_call(path, mount) if path.endswith(".py") else None
+        if made is not None:
+            node.mounts.append((path, mount, made.key))
+            return
         child = self.evaluate(path, mount.child)
         if isinstance(child, _Router):
             node.mounts.append((path, mount, child.key))
@@ -4702,6 +4905,57 @@ class _RouteResolver:
                 f"`{describe(mount.child)}` is not a router the scanned files show: "
                 "the routes it serves are not listed",
             )
+
+    def _mount_call(self, path: str, mount: MountDecl) -> MountDecl:
+        """`mount`, or where its child is read as a call's result without its arguments
+        (`app.include_router(make(kind))`, Python), with the child that call, its arguments
+        read off the mounting call (as its invocation holds them)."""
+        child = mount.child
+        if not (
+            type(child) is Sym
+            and len(child.path) > 1
+            and child.path[-1] == CALL
+            and path.endswith(".py")
+        ):
+            return mount
+        callee = Sym(child.path[:-1])
+        function = self.evaluate(path, callee)
+        if not (isinstance(function, _Scoped) and isinstance(function.value, Function)):
+            return mount  # a library's call: named in a finding as it is written
+        passed = [
+            value
+            for call in self._line_invocations(path).get(mount.line, ())
+            for value in (*call.args, *(v for _, v in call.keywords))
+            if isinstance(value, Apply) and value.callee == callee
+        ]
+        return replace(mount, child=passed[0]) if len(passed) == 1 else mount
+
+    def _line_invocations(self, path: str) -> dict[int, list[Invocation]]:
+        """The calls of `path` by the line they are written at."""
+        index = self._invocations_by_line.get(path)
+        if index is None:
+            index = self._invocations_by_line[path] = {}
+            for call in self._facts(path).invocations:
+                index.setdefault(call.line, []).append(call)
+        return index
+
+    def _mounted_call(self, path: str, mount: MountDecl) -> _Router | None:
+        """`app.include_router(make(kind="x"))` (Python): where `make` is a project function
+        whose body makes the router it returns, the router this call makes (`_fresh_made`);
+        None for any other child."""
+        child = self._mount_call(path, mount).child
+        if type(child) is Sym and len(child.path) > 1 and child.path[-1] == CALL:
+            child = Apply(Sym(child.path[:-1]), ())
+        elif not isinstance(child, Apply):
+            return None
+        made = self.evaluate(path, child)
+        if not isinstance(made, _Router):
+            return None
+        call = Invocation(child.callee, child.args, child.keywords, mount.line)
+        label = f"{path}:{mount.line}"
+        if mount.via is not None:  # one per chain of calls reaching the mount
+            label += f"<{mount.via[0]}:{mount.via[1]}"
+        return self._fresh_made(made, path, call, (), label)
 
     def _owner(self, path: str, owner: Expr | None) -> _Node | None:
         entity = self.evaluate(path, owner) if owner is not None else None
@@ -6314,6 +6568,10 @@ class _RouteResolver:
         if binding is None:
             source = self._star_source(path, name) if facts.star_exports else None
             return self._lookup(source, name) if source is not None else None
+        if facts.bound_calls and name in facts.bound_calls:
+            made = self._bound_call(path, name, binding)
+            if made is not None:
+                return made
         entity = self.evaluate(path, binding)
         if isinstance(entity, _Router) and (callee := _callee(binding)) is not None:
             return self._fresh(path, name, binding, callee, entity)
@@ -6381,13 +6639,47 @@ class _RouteResolver:
         """Each router a call of a factory made (`_fresh`) given what the factory's body
         registers on the router it makes (its routes, mounts and guards; in the order they
         were made, a bare call's router filled before the names bound to it): the factory's
-        router is served only where it is mounted itself. Gives the factories' routers."""
-        for key, made in self.made_by.items():
-            template, node = self.nodes[made], self.nodes[key]
-            node.routes[:0] = template.routes
-            node.mounts[:0] = template.mounts
-            node.guards[:0] = template.guards
-        return set(self.made_by.values())
+        router is served only where it is mounted itself. Gives the factories' routers.
+        What the body puts on its router with the function's parameters (`_deferred`) is
+        bound per chain of calls that made the router (a router the body's own calls of
+        other factories make, made in turn); where no call made one the function's own router
+        holds it per chain of calls (`_attach_called`), as any function's routes."""
+        keys = list(self.made_by)
+        done = 0
+        unmade: set[tuple[str, str]] = set()
+        while True:
+            while done < len(keys):  # the routers a fill makes (a factory's calls): filled too
+                key = keys[done]
+                done += 1
+                made = self.made_by[key]
+                template, node = self.nodes[made], self.nodes[key]
+                node.routes[:0] = template.routes
+                node.mounts[:0] = template.mounts
+                node.guards[:0] = template.guards
+                chain = self.made_chain.get(key)
+                for path, decl, site in self.deferred.get(made, ()):
+                    given = [chain] if chain is not None else None
+                    if isinstance(decl, RouteDecl):
+                        self._attach_called(path, decl, site, node, given)
+                    else:
+                        self._attach_mount_called(path, decl, site, node, given)
+                if len(self.made_by) > len(keys):
+                    keys = list(self.made_by)
+            templates = set(self.made_by.values())
+            direct = {c for n in self.nodes.values() for _, _, c in n.mounts if c in self.deferred}
+            left = [
+                m for m in self.deferred if (m not in templates or m in direct) and m not in unmade
+            ]
+            for made in left:  # no call made a router of it: the function's own holds them
+                unmade.add(made)
+                for path, decl, site in self.deferred[made]:
+                    if isinstance(decl, RouteDecl):
+                        self._attach_called(path, decl, site)
+                    else:
+                        self._attach_mount_called(path, decl, site)
+            if len(self.made_by) == len(keys):
+                return templates
+            keys = list(self.made_by)
 
     def _member(self, entity: _Entity, segment: str) -> _Entity | None:
         if isinstance(entity, _OneOf):

@@ -1079,6 +1079,9 @@ class ModuleFacts:
     uses: tuple[UseDecl, ...] = ()
     middleware: tuple[Middleware, ...] = ()
     invocations: tuple[Invocation, ...] = ()
+    # Python: a name bound to a call's result (`X = make(kind="x")`) -> the line of that call,
+    # one of `invocations`: a router a project function makes is then the one that call makes
+    bound_calls: dict[str, int] = field(default_factory=dict)
     unread: tuple[tuple[str, int], ...] = ()  # (framework, line): used here, not read
     stores: tuple[Store, ...] = ()  # what methods append to their instance's lists
     prefixes: tuple[PrefixDecl, ...] = ()  # `router.prefix('/x')` on a router made elsewhere

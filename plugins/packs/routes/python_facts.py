@@ -129,6 +129,14 @@ _DYNAMIC_IMPORTS = frozenset({"import_module", "__import__"})
 _DYNAMIC_WORDS = re.compile(r"\bimport_module\b|\b__import__\b")
 
 
+def _call_line(node: ast.expr, value: Expr) -> int:
+    """The line of the call `node` is when its binding reads as that call's result (`X =
+    make(kind="x")`, `Sym(make, CALL)`); 0 for any other binding."""
+    if type(node) is ast.Call and type(value) is Sym and value.path[-1:] == (CALL,):
+        return node.lineno
+    return 0
+
+
 def _scoped_routers(tree: ast.Module, routers: Iterable[RouterDecl]) -> tuple[RouterDecl, ...]:
     """Each router, with the site of the innermost def or lambda whose body makes it
     (`RouterDecl.scope`): a router a function makes is another one at each of its calls (the
@@ -261,6 +269,7 @@ def python_facts(source: str, path: str, *, django: bool = True) -> ModuleFacts:
         mounts=tuple(reader.mounts),
         middleware=tuple(reader.middleware),
         invocations=tuple(reader.invocations),
+        bound_calls=reader.bound_calls,
         stores=tuple(reader.stores),
         dynamic_imports=_dynamic_imports(tree) if _DYNAMIC_WORDS.search(source) else (),
         runs_as_main=_runs_as_main(tree) if "__main__" in source else False,
@@ -277,6 +286,9 @@ class _Reader:
     def __init__(self, package: str) -> None:
         self.package = package  # where relative imports start (`pymodules.package_of`)
         self.bindings: dict[str, Expr] = {}
+        # a name bound to a call's result (`X = make(kind="x")`) -> the call's line: the linker
+        # finds that call's arguments there (`ModuleFacts.bound_calls`)
+        self.bound_calls: dict[str, int] = {}
         # module level: its `from X import *` sources, a literal `__all__`, the names bound
         self.stars: list[ImportRef] = []
         self.all_names: tuple[str, ...] | None = None
@@ -722,9 +734,10 @@ class _Reader:
             assert isinstance(stmt, ast.Assign)
             value = self._binding_value(stmt.value) or _number(stmt.value)
             if value is not None:
+                line = _call_line(stmt.value, value)
                 for target in stmt.targets:
                     if type(target) is ast.Name:
-                        self._set(target.id, value, override)
+                        self._set(target.id, value, override, line)
             if type(stmt.value) is ast.Call:
                 self._config_object(stmt.targets, stmt.value)
         elif kind is ast.Import:
@@ -740,7 +753,8 @@ class _Reader:
             if stmt.value is not None and type(stmt.target) is ast.Name:
                 value = self._binding_value(stmt.value) or _number(stmt.value)
                 if value is not None:
-                    self._set(stmt.target.id, value, override)
+                    line = _call_line(stmt.value, value)
+                    self._set(stmt.target.id, value, override, line)
         elif kind is ast.ClassDef:
             assert isinstance(stmt, ast.ClassDef)
             made = self._class_read[id(stmt)] = self._class(stmt)
@@ -766,6 +780,7 @@ class _Reader:
         the last assignment read when a branch is written in a shape not followed."""
         for name, before in earlier.items():
             last = self.bindings.pop(name, None)
+            self.bound_calls.pop(name, None)
             if before is not None:
                 self.bindings[name] = before
             tail: ast.stmt = ast.Return(ast.Name(name, ast.Load())) if before else ast.Raise()
@@ -797,9 +812,13 @@ class _Reader:
                 if type(target) is ast.Name:
                     self._config_objects[target.id] = library
 
-    def _set(self, name: str, value: Expr, override: bool) -> None:
+    def _set(self, name: str, value: Expr, override: bool, call_line: int = 0) -> None:
         if override or name not in self.bindings:
             self.bindings[name] = value
+            if call_line:
+                self.bound_calls[name] = call_line
+            else:
+                self.bound_calls.pop(name, None)
 
     def _import_base(self, stmt: ast.ImportFrom) -> str:
         return absolute(stmt.module, stmt.level, self.package)
@@ -2891,6 +2910,11 @@ class _Reader:
         methods = None if fixed else _keyword(decorator, "methods")
         listed = fixed or _methods(methods, self.bindings)
         unknown = methods is not None and _methods(methods, self.bindings) is None
+        # `methods=[verb]` of a factory's (or a wrapper's) parameter: bound per call
+        computed = self._method_exprs(methods) if unknown else ()
+        if not any(isinstance(e, Param) for e in computed):
+            computed = ()  # another name (a class's constant): a finding, as before
+        unknown = unknown and not computed
         if added and not unknown:  # `@cross_origin()` below: OPTIONS is the view's own
             written = listed or ("GET",)
             listed = (*written, *(m for m in added if m not in written))
@@ -2904,6 +2928,7 @@ class _Reader:
                 endpoint=view,
                 auth=Auth(own.guards + function.guards, function.aliases),
                 methods_unknown=unknown or added is None,
+                method_exprs=computed,
                 registered_with=verb,
             )
         )
