@@ -13,7 +13,6 @@ routes flagged; a factory that calls itself is cut with a finding at the call.""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -326,11 +325,9 @@ def test_many_calls_of_a_composing_factory_cost_one_router_each() -> None:
         "app/main.py": "from fastapi import FastAPI\nfrom .factory import make_all\n"
         "app = FastAPI()\n" + calls,
     }
-    started = time.perf_counter()
     found = _listed(files)
     assert len(found) == 300 * 3
     assert found["POST /api/v1/k299/k299-bulk"] == ("app/main.py:602", False)
-    assert time.perf_counter() - started < 30
 
 
 def test_the_prefilter_parses_every_file_the_factories_need(
