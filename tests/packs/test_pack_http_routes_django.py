@@ -622,3 +622,32 @@ def test_rest_framework_before_3_10_list_route_and_detail_route() -> None:
         "POST /boards/bulk-create",
         "GET /boards/{pk}/stats",
     }
+
+
+def test_a_urlconf_prepending_to_the_urlpatterns_it_imports() -> None:
+    """`from site.urls import urlpatterns` then `urlpatterns = extra + urlpatterns`: the right
+    side is the imported module's list, read before the name is rebound (was taken for the
+    list including itself: a false cycle, and no route at all; blind25p's Argus)."""
+    files = {
+        "site/settings.py": "ROOT_URLCONF = 'front.root_urls'\n",
+        "site/urls.py": (
+            "from django.urls import path\n"
+            "from site import views\n"
+            "urlpatterns = [path('api/v1/items/', views.items)]\n"
+        ),
+        "site/views.py": "def items(request):\n    pass\n",
+        "front/root_urls.py": (
+            "from site.urls import urlpatterns\n"
+            "from .front_urls import urlpatterns as front_urlpatterns\n"
+            "urlpatterns = front_urlpatterns + urlpatterns\n"
+        ),
+        "front/front_urls.py": (
+            "from django.urls import path\n"
+            "from front import pages\n"
+            "urlpatterns = [path('', pages.home)]\n"
+        ),
+        "front/pages.py": "def home(request):\n    pass\n",
+    }
+    found = document(files)
+    assert {str(r["name"]) for r in found["resources"]} == {"ANY /", "ANY /api/v1/items/"}
+    assert found["findings"] == []

@@ -956,6 +956,13 @@ class _Reader:
             return [replace(e, loop=loop) for e in self.entry(node.elt, i18n=i18n)]
         if isinstance(node, ast.Name) and node.id in self.renamed:
             return list(self.lists[self.renamed[node.id]])
+        if isinstance(node, ast.Name) and node.id not in self.lists:
+            imported = self.imported.get(node.id, "")
+            if imported.endswith(":urlpatterns"):
+                # `from site.urls import urlpatterns`, then `urlpatterns = extra + urlpatterns`:
+                # the right side is the imported module's list (read before it is rebound)
+                module = imported.rpartition(":")[0]
+                return [UrlEntry(node.lineno, "", False, ("include", module), i18n=i18n)]
         if isinstance(node, ast.Name) and node.id in self.lists:  # a list of this file, so far
             return list(self.lists[node.id])
         if isinstance(node, ast.Name) and node.id in self.empty:  # `extra = []`: adds nothing
