@@ -155,6 +155,11 @@ ROUTES_GENERATED_BY_LIBRARIES: dict[str, str] = {
         "depot.get('/status', (req, res) => res.end());\n"
     ),
     "depot/crate.js": "module.exports = {};\n",
+    "depot/forms.js": (  # resourcejs: CRUD routes per model, configured by `.rest()`
+        "const Resource = require('resourcejs');\n"
+        "module.exports = (router, model) =>\n"
+        "  Resource(router, '/form/:formId', 'action', model).rest({ before: [] });\n"
+    ),
 }
 
 
@@ -182,6 +187,7 @@ def test_routes_a_library_generates_at_run_time_are_named_where_it_is_configured
         "Flask-Restless": [("clinic/extensions.py", 2)],
         "fastapi-crudrouter": [("garden/api.py", 2)],
         "express-restify-mongoose": [("depot/server.js", 6)],
+        "resourcejs": [("depot/forms.js", 3)],
     }
 
 

@@ -846,6 +846,10 @@ UNREAD = (
     _generates("express-restify-mongoose", "javascript", "express-restify-mongoose",
                r"\bserve\s*\("),
     _generates("json-server", "javascript", "json-server", r"\.router\s*\("),
+    # resourcejs: `Resource(app, route, name, model).rest()` (or `.index()`, `.get()`, …, and
+    # subclasses of its `Resource`): CRUD routes per model, named where they are configured
+    _generates("resourcejs", "javascript", "resourcejs",
+               r"\bResource\w*\s*\([^)]*\)\s*\.\s*(?:rest|index|get|post|put|patch|delete|virtual)\s*\(|\bextends\s+\w+\.Resource\b"),
     _generates("@nestjsx/crud", "javascript", "@nestjsx/crud", r"@Crud\s*\("),
     # Connect RPC: a route per method of the service definitions given to its plugin, adapter
     # or middleware (generated code, often of another package); `@bufbuild/` before 1.0.
