@@ -474,8 +474,11 @@ def _literal_text(written: object) -> str | None:
 
 def _own_labels(modules: Modules[ModelBody]) -> dict[str, str]:
     """package -> the label its own `apps` submodule's `AppConfig` gives it, where Django
-    would pick one (`default_config`)."""
+    would pick one (`default_config`); else the one `AppConfig` its `__init__` defines for
+    itself (`name` the package: a plugin whose entry point names that class, as
+    `INSTALLED_APPS` computed from entry points does)."""
     own: dict[str, str] = {}
+    defined: dict[str, str] = {}
     for module in modules.modules:
         package, dot, last = module.module.rpartition(".")
         configs = {c.name: c.body.config for c in module.classes if c.body.config}
@@ -485,7 +488,11 @@ def _own_labels(modules: Modules[ModelBody]) -> dict[str, str]:
                 chosen is not None and chosen.name and package.endswith("." + chosen.name)
             ):
                 own[package] = own_label(package, chosen)
-    return own
+        elif configs and module.path.endswith("/__init__.py"):
+            named = [c for c in configs.values() if c is not None and c.name == module.module]
+            if len(named) == 1:
+                defined[module.module] = own_label(module.module, named[0])
+    return {**defined, **own}
 
 
 def _installed(

@@ -76,7 +76,13 @@ def test_computed_installed_apps_keep_every_model_and_say_so_at_the_settings() -
     """`INSTALLED_APPS += discover_apps()`: which apps it adds is not known, so every model
     is listed as before, with a finding where the value becomes partly computed."""
     document = _discover("django-installed-computed")
-    assert _tables(document) == [("alpha_ant", "alpha/models.py"), ("beta_bee", "beta/models.py")]
+    assert _tables(document) == [
+        ("alpha_ant", "alpha/models.py"),
+        ("beta_bee", "beta/models.py"),
+        # a plugin whose `AppConfig` its package's `__init__` defines (its entry point names
+        # it): that config's label, not the package's last name (blind25m's pulpcore)
+        ("gamma_gnat", "gamma/app/models.py"),
+    ]
     assert document["findings"] == [
         {
             "code": "UNRESOLVED_INSTALLED_APPS",
