@@ -2,6 +2,7 @@
 
     python blind25m_assemble.py HEADER.json nodebb ROUTES.json CHECKOUT > truth.json
     python blind25m_assemble.py HEADER.json django DJANGO.json > truth.json
+    python blind25m_assemble.py HEADER.json nautobot DJANGO.json > truth.json
 
 HEADER.json holds the truth's name, repo, commit, commit_date, files, method and derive. The
 packs' items are the runtime outputs as they are, with these changes only:
@@ -12,6 +13,10 @@ packs' items are the runtime outputs as they are, with these changes only:
   Express app (install/web.js, `./nodebb setup`'s second server), listed by hand from its
   `app.get`/`app.post` lines (a name the forum's app also serves keeps the forum's place).
 - django: blind25m_django_routes.py's routes and tables (pack-django).
+- nautobot: as django, plus GET and POST /graphql/, the one pattern whose view yields no method
+  there (its NO-METHOD line): CustomGraphQLView's first `dispatch` is Django's
+  LoginRequiredMixin's, which calls graphene-django's GraphQLView.dispatch, serving GET and POST
+  only (405 otherwise); placed at the view class, as the other class views are.
 The packs a repository does not use expect `[]` (checked by grep, said in `method`).
 """
 
@@ -49,9 +54,26 @@ def django(out: str) -> dict[str, list[dict[str, Any]]]:
     return {"pack-http-routes": data["routes"], "pack-django": data["tables"]}
 
 
+GRAPHQL = {
+    "file": "nautobot/core/views/__init__.py",
+    "line": 539,
+    "files": ["nautobot/core/urls.py", "nautobot/core/views/__init__.py"],
+    "view": "CustomGraphQLView",
+}
+
+
+def nautobot(out: str) -> dict[str, list[dict[str, Any]]]:
+    found = django(out)
+    routes = {item["name"]: item for item in found["pack-http-routes"]}
+    for method in ("GET", "POST"):
+        routes.setdefault(f"{method} /graphql/", {"name": f"{method} /graphql/", **GRAPHQL})
+    found["pack-http-routes"] = sorted(routes.values(), key=lambda i: i["name"])
+    return found
+
+
 def main() -> None:
     header, kind, args = _load(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    found = nodebb(*args) if kind == "nodebb" else django(*args)
+    found = {"nodebb": nodebb, "django": django, "nautobot": nautobot}[kind](*args)
     packs = {}
     for pack in PACKS:
         kind_name = "table" if pack != "pack-http-routes" else "route"
