@@ -191,9 +191,9 @@ def test_no_route_where_the_base_makes_no_router() -> None:
     assert located(files) == {"GET /ok": "lib/server.ts:4"}
 
 
-def test_a_wrapper_the_reader_does_not_follow_stays_a_finding_at_the_wrapper() -> None:
-    """A mount through a base method not named as the framework's (`attach`) is not followed
-    with its arguments bound: the base's own call says so, never silent."""
+def test_a_wrapper_not_named_as_the_framework_s_is_followed_on_the_caller_s_instance() -> None:
+    """A mount through a base method not named as the framework's (`attach`) is followed with
+    its arguments bound and `this` the subclass's instance (`test_..._js_wrappers`)."""
     files = {
         **FILES,
         "lib/base/handlers.ts": BASE.replace(
@@ -205,9 +205,9 @@ def test_a_wrapper_the_reader_does_not_follow_stays_a_finding_at_the_wrapper() -
             "this.use('/gadgets',", "this.attach('/gadgets',"
         ),
     }
-    assert "DELETE /api/back/gadgets/{gid}" not in located(files)
-    assert "lib/base/handlers.ts:20" in finding_places(files)["UNRESOLVED_ROUTER"]
-    assert "DELETE /{gid}" in prefix_unresolved(files)
+    assert located(files)["DELETE /api/back/gadgets/{gid}"] == "lib/parts/gadgets.ts:5"
+    assert "lib/base/handlers.ts:20" not in finding_places(files).get("UNRESOLVED_ROUTER", [])
+    assert prefix_unresolved(files) == []
 
 
 def test_scanned_both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,9 @@ class `C` as `C()` (`js_facts`); the linker (`Linker._member`) asks here what `S
 
 Routes the subclass registers on `this` (`this.get('/', h)`, `this.route({ method, path })`,
 read by the reader as routes on `S()`) are routes of that router (`Linker._owner`: an instance
-with one router attribute stands for it). Every walk here follows at most `MAX_ANCESTORS` bases
+with one router attribute stands for it). A base method of another name that registers or
+mounts on `this` (`attach(path, router, mw) { this.app.use(path, mw, router) }`) is followed per
+call with `this` bound to the instance it is called on (`Linker._method_this`). Every walk here follows at most `MAX_ANCESTORS` bases
 and is remembered per class.
 """
 

@@ -1786,7 +1786,11 @@ class _Reader:
             args = args[1:]
         if verb == "use":
             if args and (owner := self._owner(owner_node)) is not None:
-                arguments = tuple((self._expr(a), Auth((self._guard(a),))) for a in args)
+                arguments = tuple(
+                    (e, Auth((e if isinstance(e, Param) else self._guard(a),)))
+                    for a in args
+                    for e in (self._use_arg(a),)
+                )
                 self.uses.append(UseDecl(owner, arguments, line_of(node)))
         elif verb in _CALLED:
             self._route(node, prop, verb, owner_node, args)
@@ -3759,6 +3763,17 @@ class _Reader:
                 site, EXPRESS, line_of(node), auth=Auth((Opaque(),)), app=True
             )
         return RouterRef(site)
+
+    def _use_arg(self, node: _Node) -> Expr | None:
+        """An argument of `use()`: a parameter of the function it is written in as that
+        parameter (`attach(path, router) { this.app.use(path, router) }`: each call's
+        arguments, `linker._use_called`), else as read: only a name read as no more than itself
+        (not a loop's item, `rows.forEach((r) => app.use(base, r))`, nor a module's name)."""
+        read = self._expr(node)
+        name = self._text(node) if node.type == "identifier" else ""
+        if name and read == Sym((name,)) and name not in self.bindings:
+            return self._param(node, name) or read
+        return read
 
     def _param_of(self, function: _Node, name: str) -> Param | None:
         """`name` as a parameter of `function` (`js_scopes` found which one)."""

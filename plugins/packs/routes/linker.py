@@ -672,6 +672,11 @@ class _RouteResolver:
         self._invocation_memo: dict[tuple[str, Invocation], Invocation | None] = {}
         # (file, def site) -> the chains of calls that reach that function (`_chains`)
         self.chains: dict[tuple[str, str], list[_Chain]] = {}
+        # (JS file, method site) -> the name of the class it is a method of (`_method_this`)
+        self.method_classes: dict[tuple[str, str], str | None] = {}
+        # JS file -> the (line, owner) of each `use()` the reader read in it (`_read_as_use`)
+        self.uses_read: dict[str, set[tuple[int, Expr]]] = {}
+        self.routes_read: dict[str, set[tuple[int, Expr]]] = {}  # the same of routes
         # a gap inside a function -> the calls of it that reached it (listed in its finding)
         self.gap_places: dict[Gap, dict[tuple[str, int], None]] = {}
         # no parsed file spells a framework's router base: no class is a router, and looking
@@ -2661,6 +2666,8 @@ class _RouteResolver:
         for use in facts.uses:
             if type(use.owner) is Opaque:
                 self._unresolved(UNRESOLVED_ROUTER, path, use.line, _UNKNOWN_OWNER)
+            if self._use_called(path, use):
+                continue
             for node in self._owners(path, use.owner):
                 self._attach_use(node, path, use)
         for prefix in facts.prefixes:
@@ -3160,6 +3167,8 @@ class _RouteResolver:
                 holds, assumed = self._holds(path, only_if, False)
                 if holds is False and not assumed:  # a configuration's: `_off_by_default`
                     continue
+            if self._method_this(path, site, chain[0][1]) and self._read_as_route(*chain[0]):
+                continue  # `this.get('/x', h)` the reader read as a route where it is written
             owner = self._through_some(route.owner, path, site, chain)
             if self._router_unread(path, route.owner, owner, site, chain):
                 continue
@@ -3686,6 +3695,63 @@ class _RouteResolver:
             entity = self.evaluate(file, found)
         return Bound(file, found)
 
+    def _use_called(self, path: str, use: UseDecl) -> bool:
+        """A JS `use()` given a parameter of the function it is written in (`attach(path,
+        router, mw) { this.app.use(path, mw, router) }`): attached once per chain of calls of
+        that function, its owner and arguments bound to what each passes (`this` to the
+        instance a method is called on: `_method_this`); False when no scanned call reaches
+        it (read as written then: what it is given is a finding there)."""
+        site = next((e.function for e, _ in use.args if isinstance(e, Param) and e.function), None)
+        if site is None or path.endswith(".py"):
+            return False
+        chains = self._chains(path, site)
+        if not chains:
+            return False
+        for chain in chains:
+            self.budget -= 1
+            if self.budget < 0:
+                self.cut[chain[-1][0], chain[-1][1].line] = None
+                return True
+            if not self._chain_runs(chain) or self._read_as_use(*chain[0]):
+                continue
+            args = tuple(
+                (
+                    self._through(e, path, site, chain) if e is not None else None,
+                    replace(a, guards=tuple(self._through(g, path, site, chain) for g in a.guards)),
+                )
+                for e, a in use.args
+            )
+            passed = replace(use, owner=self._through(use.owner, path, site, chain), args=args)
+            for node in self._owners(path, passed.owner):
+                self._attach_use(node, path, passed)
+        return True
+
+    def _read_as_use(self, path: str, call: Invocation) -> bool:
+        """Whether the reader already read `call` as a `use()` of its own (`this.use('/x', r)`
+        in a subclass of a base whose `use(path, router)` wraps its router's): followed into
+        the wrapper too, it would mount the same child twice."""
+        callee = call.callee
+        if not (isinstance(callee, Sym) and len(callee.path) > 1 and callee.path[-1] == "use"):
+            return False
+        read = self.uses_read.get(path)
+        if read is None:
+            read = self.uses_read[path] = {(u.line, u.owner) for u in self._facts(path).uses}
+        return (call.line, Sym(callee.path[:-1])) in read
+
+    def _read_as_route(self, path: str, call: Invocation) -> bool:
+        """Whether the reader already read `call` on an instance as a route of its own
+        (`this.get('/x', h)` in a subclass of a base whose `get(path, h)` wraps its router's
+        `route()`): followed into the base method too, it would list the route twice."""
+        callee = call.callee
+        if not (isinstance(callee, Sym) and len(callee.path) > 1):
+            return False
+        read = self.routes_read.get(path)
+        if read is None:
+            read = self.routes_read[path] = {
+                (r.line, r.owner) for r in self._facts(path).routes if r.owner is not None
+            }
+        return (call.line, Sym(callee.path[:-1])) in read
+
     def _attach_mount_called(
         self,
         path: str,
@@ -3982,9 +4048,38 @@ class _RouteResolver:
         what each call of `chain` passes, innermost first."""
         file, function = path, site
         for caller, call in chain:
-            expr = _subst(expr, path, file, function, call, caller)
+            this = self._method_this(file, function, call)
+            expr = _subst(expr, path, file, function, call, caller, this)
             file, function = caller, call.scope
         return expr
+
+    def _method_this(self, path: str, site: str, call: Invocation) -> tuple[str, Sym] | None:
+        """For `call` of the JS method defined at `site` in `path` through an instance
+        (`this.attach(...)` in a subclass, `ctrl.attach(...)`): the method's class name (its
+        `this` spelled `C()`) and the receiver the call names, so what the method does on
+        `this` is done on the caller's instance (`js_classes`); else None. Remembered per
+        method."""
+        callee = call.callee
+        if (
+            path.endswith(".py")
+            or not (isinstance(callee, Sym) and len(callee.path) > 1)
+            or callee.path[-1] == _CONSTRUCTOR  # `new C(...)`, `super(...)`: `this` is `C()`
+            or callee.path[0] == "super"
+        ):
+            return None
+        key = (path, site)
+        if key not in self.method_classes:
+            self.method_classes[key] = next(
+                (
+                    name
+                    for name, value in self._facts(path).bindings.items()
+                    if isinstance(value, Namespace)
+                    and any(isinstance(f, Function) and f.site == site for _, f in value.fields)
+                ),
+                None,
+            )
+        name = self.method_classes[key]
+        return (name, Sym(callee.path[:-1])) if name is not None else None
 
     def _chosen_plugins(self, path: str, facts: ModuleFacts) -> None:
         """A register call given what a project function returns, when that is one of several
@@ -7574,10 +7669,25 @@ def _init_params(expr: Expr) -> list[Param]:
     return []
 
 
-def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller: str) -> Expr:
+def _subst(
+    expr: Expr,
+    here: str,
+    file: str,
+    site: str,
+    call: Invocation,
+    caller: str,
+    this: tuple[str, Sym] | None = None,
+) -> Expr:
     """`expr` (written in `here`) with each parameter of the function at `site` in `file`
-    replaced by what `call` (written in `caller`) passes for it, or its default."""
+    replaced by what `call` (written in `caller`) passes for it, or its default; `this`: the
+    class `C` the function is a method of and what `call` calls it on (`js_classes`), `C()...`
+    written in `file` read as that receiver's member in `caller`."""
     kind = type(expr)
+    if kind is Sym and this is not None and here == file:
+        assert isinstance(expr, Sym)
+        if expr.path[:2] == (this[0], CALL):
+            return Bound(caller, Sym(this[1].path + expr.path[2:]))
+        return expr
     if kind is Param:
         assert isinstance(expr, Param)
         if here != file or expr.function != site:
@@ -7588,14 +7698,14 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         return Bound(here, expr.default) if expr.default is not None else expr
     if kind is Bound:
         assert isinstance(expr, Bound)
-        inner = _subst(expr.expr, expr.file, file, site, call, caller)
+        inner = _subst(expr.expr, expr.file, file, site, call, caller, this)
         return expr if inner is expr.expr else Bound(expr.file, inner)
     if kind is Concat:
         assert isinstance(expr, Concat)
-        return Concat(tuple(_subst(p, here, file, site, call, caller) for p in expr.parts))
+        return Concat(tuple(_subst(p, here, file, site, call, caller, this) for p in expr.parts))
     if kind is Each:
         assert isinstance(expr, Each)
-        source = _subst(expr.source, here, file, site, call, caller)
+        source = _subst(expr.source, here, file, site, call, caller, this)
         if isinstance(source, Mapped | Sym):  # the list it builds (or names), read where
             return Each(Bound(here, source), expr.index, expr.field, expr.rest)  # it is written
         if not isinstance(source, Param | Bound | Mapped):
@@ -7604,47 +7714,47 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
     if kind is Apply:
         assert isinstance(expr, Apply)
         return Apply(
-            _subst(expr.callee, here, file, site, call, caller),
+            _subst(expr.callee, here, file, site, call, caller, this),
             tuple(
-                _subst(a, here, file, site, call, caller) if a is not None else None
+                _subst(a, here, file, site, call, caller, this) if a is not None else None
                 for a in expr.args
             ),
-            tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.keywords),
+            tuple((k, _subst(v, here, file, site, call, caller, this)) for k, v in expr.keywords),
         )
     if kind is Format:
         assert isinstance(expr, Format)
         return Format(
-            _subst(expr.template, here, file, site, call, caller),
-            tuple(_subst(a, here, file, site, call, caller) for a in expr.args),
-            tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.keywords),
+            _subst(expr.template, here, file, site, call, caller, this),
+            tuple(_subst(a, here, file, site, call, caller, this) for a in expr.args),
+            tuple((k, _subst(v, here, file, site, call, caller, this)) for k, v in expr.keywords),
             expr.percent,
         )
     if kind is Items:
         assert isinstance(expr, Items)
-        return Items(tuple(_subst(v, here, file, site, call, caller) for v in expr.values))
+        return Items(tuple(_subst(v, here, file, site, call, caller, this) for v in expr.values))
     if kind is Namespace:
         assert isinstance(expr, Namespace)
-        fields = tuple((k, _subst(v, here, file, site, call, caller)) for k, v in expr.fields)
-        bases = tuple(_subst(b, here, file, site, call, caller) for b in expr.bases)
+        fields = tuple((k, _subst(v, here, file, site, call, caller, this)) for k, v in expr.fields)
+        bases = tuple(_subst(b, here, file, site, call, caller, this) for b in expr.bases)
         return replace(expr, fields=fields, bases=bases)
     if kind is Member:
         assert isinstance(expr, Member)
-        base = _subst(expr.base, here, file, site, call, caller)
+        base = _subst(expr.base, here, file, site, call, caller, this)
         return _bound_method_part(base, expr.path) or replace(expr, base=base)
     if kind is Keyed:
         assert isinstance(expr, Keyed)
         return Keyed(
-            _subst(expr.base, here, file, site, call, caller),
-            _subst(expr.key, here, file, site, call, caller),
+            _subst(expr.base, here, file, site, call, caller, this),
+            _subst(expr.key, here, file, site, call, caller, this),
         )
     if kind is Trimmed:
         assert isinstance(expr, Trimmed)
-        return Trimmed(_subst(expr.value, here, file, site, call, caller), expr.suffix)
+        return Trimmed(_subst(expr.value, here, file, site, call, caller, this), expr.suffix)
     if kind is Fallback:
         assert isinstance(expr, Fallback)
         return Fallback(
-            _subst(expr.value, here, file, site, call, caller),
-            _subst(expr.default, here, file, site, call, caller),
+            _subst(expr.value, here, file, site, call, caller, this),
+            _subst(expr.default, here, file, site, call, caller, this),
             expr.source,
         )
     if kind is Mapped:
@@ -7652,25 +7762,25 @@ def _subst(expr: Expr, here: str, file: str, site: str, call: Invocation, caller
         value = expr.value
         return replace(
             expr,
-            source=_subst(expr.source, here, file, site, call, caller),
-            value=_subst(value, here, file, site, call, caller) if value is not None else None,
+            source=_subst(expr.source, here, file, site, call, caller, this),
+            value=None if value is None else _subst(value, here, file, site, call, caller, this),
         )
     if kind is Choice:
         assert isinstance(expr, Choice)
         return replace(
             expr,
-            tested=_subst(expr.tested, here, file, site, call, caller),
-            then=_subst(expr.then, here, file, site, call, caller),
-            otherwise=_subst(expr.otherwise, here, file, site, call, caller),
+            tested=_subst(expr.tested, here, file, site, call, caller, this),
+            then=_subst(expr.then, here, file, site, call, caller, this),
+            otherwise=_subst(expr.otherwise, here, file, site, call, caller, this),
         )
     if kind is PluginOf:
         assert isinstance(expr, PluginOf)
-        return PluginOf(_subst(expr.factory, here, file, site, call, caller))
+        return PluginOf(_subst(expr.factory, here, file, site, call, caller, this))
     if kind is Call:
         assert isinstance(expr, Call)
         if expr.passed is None:
             return expr
-        given = tuple(_subst(a, here, file, site, call, caller) for a in expr.passed)
+        given = tuple(_subst(a, here, file, site, call, caller, this) for a in expr.passed)
         return replace(expr, passed=given)
     return expr
 
