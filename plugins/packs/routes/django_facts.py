@@ -956,7 +956,7 @@ class _Reader:
             return [replace(e, loop=loop) for e in self.entry(node.elt, i18n=i18n)]
         if isinstance(node, ast.Name) and node.id in self.renamed:
             return list(self.lists[self.renamed[node.id]])
-        if isinstance(node, ast.Name) and node.id not in self.lists:
+        if isinstance(node, ast.Name) and node.id == "urlpatterns" and node.id not in self.lists:
             imported = self.imported.get(node.id, "")
             if imported.endswith(":urlpatterns"):
                 # `from site.urls import urlpatterns`, then `urlpatterns = extra + urlpatterns`:
