@@ -1253,13 +1253,10 @@ class _RouteResolver:
         self.router_classes[key] = (path, Sym((*subclass.path, CALL)))
         framework, prefix, guards, app, base = found
         given = dict(decl.class_prefixes).get(base, decl.prefix)
-        if given is None and isinstance(prefix, Bound) and (params := _init_params(prefix.expr)):
+        if given is None and isinstance(prefix, Bound) and (site := _param_site(prefix.expr)):
             # the constructor's prefix of its parameters: what this call passes for them
-            bound = prefix
-            for site in dict.fromkeys(p.function for p in params):
-                call = decl.arguments or Invocation(Opaque(), (), ())
-                bound = _subst(bound, path, prefix.file, site, call, path)  # type: ignore[assignment]
-            prefix = bound
+            call = decl.arguments or Invocation(Opaque(), (), ())
+            prefix = _subst(prefix, path, prefix.file, site, call, path)
         routed = replace(
             decl,
             app=app,
@@ -1604,7 +1601,7 @@ class _RouteResolver:
             if value.init_prefix is not None:
                 text = self._string(entity.file, value.init_prefix)
                 prefix = Lit(text) if text is not None else value.init_prefix
-                if text is None and _init_params(value.init_prefix):  # bound per call
+                if text is None and _param_site(value.init_prefix):  # bound per call
                     prefix = Bound(entity.file, value.init_prefix)
             verdict = self._auth(entity.file, value.init_auth)
             if verdict == REQUIRED:
@@ -7654,19 +7651,6 @@ def _bound_method_part(base: Expr, path: tuple[str, ...]) -> Expr | None:
     if path == (BOUND_SELF,):
         return Bound(base.file, Sym(written.path[:-1]))
     return Lit(written.path[-1])
-
-
-def _init_params(expr: Expr) -> list[Param]:
-    """The parameters a prefix is made of (`Concat`, `Format` and `Bound` looked into)."""
-    if isinstance(expr, Param):
-        return [expr]
-    if isinstance(expr, Concat):
-        return [p for part in expr.parts for p in _init_params(part)]
-    if isinstance(expr, Bound):
-        return _init_params(expr.expr)
-    if isinstance(expr, Format):
-        return [p for part in (expr.template, *expr.args) for p in _init_params(part)]
-    return []
 
 
 def _subst(
