@@ -692,7 +692,7 @@ def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
     """The walk stops at a concrete parent: what lies above it belongs to the parent's table."""
     found = _Parents([], [], None)
     seen: set[tuple[str, int] | str] = set()
-    stack = _class_bases(modules, ref)
+    stack = modules.bases(ref)[::-1]  # last first, to pop the first
     while stack:
         parent = stack.pop()
         if isinstance(parent, External):
@@ -713,7 +713,7 @@ def _parents(modules: Modules[ModelBody], ref: ClassRef[ModelBody]) -> _Parents:
             continue
         if is_model:  # a plain mixin's fields are no Django fields: only abstract models count
             found.abstract.append(parent)
-        stack.extend(_class_bases(modules, parent))
+        stack.extend(modules.bases(parent)[::-1])
     return found
 
 
@@ -757,20 +757,6 @@ def _many_to_many_class(
         ):
             return True
     return False
-
-
-def _class_bases(
-    modules: Modules[ModelBody], ref: ClassRef[ModelBody]
-) -> list[ClassRef[ModelBody] | External]:
-    """The bases that are classes of the scanned files or outside names, last first (to pop
-    the first)."""
-    found: list[ClassRef[ModelBody] | External] = []
-    called = {call.callee: call for call in ref.cls.called}
-    for name in ref.cls.bases:  # a base made by a call: the class its factory returns
-        call = called.get(name)
-        base = modules.call_ref(ref.module, call) if call else modules.resolve(ref.module, name)
-        found += modules.made_bases(base) if isinstance(base, CallRef) else [base]
-    return found[::-1]
 
 
 def _tables(

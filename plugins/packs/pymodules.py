@@ -760,7 +760,7 @@ class Modules(Generic[B]):
         saying so (a base out of sight: the packs' finding for one): every class of a chain
         3,000 deep listed its whole chain, 4.5 million steps, past `request_ms`."""
         seen: set[tuple[str, str]] = set()
-        stack = self._bases(ref)[::-1]
+        stack = self.bases(ref)[::-1]
         while stack:
             item = stack.pop()
             if isinstance(item, ClassRef):
@@ -771,10 +771,10 @@ class Modules(Generic[B]):
                     yield External(f"{item.cls.name} (over {MAX_ANCESTORS} classes up)")
                     return
                 seen.add(key)
-                stack.extend(self._bases(item)[::-1])
+                stack.extend(self.bases(item)[::-1])
             yield item
 
-    def _bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
+    def bases(self, ref: ClassRef[B]) -> list[ClassRef[B] | External]:
         """The direct bases; a base made by a call is what `made_bases` says it is."""
         bases: list[ClassRef[B] | External] = []
         called = {call.callee: call for call in ref.cls.called}
