@@ -5997,21 +5997,20 @@ class _RouteResolver:
         call (laudspeaker's `if (process.env.SERVE_CLIENT_FROM_NEST) app.setGlobalPrefix('api')`:
         the routes as served where it is unset)."""
         off: Gap | None = None
+        kept: list[tuple[str, GlobalPrefix]] = []
         for path, g in declared:
             decided = self._decided(path, g.when) if g.when is not None else None
-            if decided is not None and not decided[0] and g.when is not None:
+            if g.when is None or decided is None or decided[0]:
+                kept.append((path, g))
+            elif off is None:
                 branch = "`else` branch" if g.when.in_else else "body"
                 detail = (
                     f"the global prefix set here is in the {branch} of `if ({g.when.text})`, "
                     f"which the configuration's defaults ({'; '.join(decided[1])}) do not run: "
                     "routes are named without it"
                 )
-                off = off or (path, g.line, detail)
-        declared = [
-            (path, g)
-            for path, g in declared
-            if g.when is None or (self._decided(path, g.when) or (True,))[0]
-        ]
+                off = (path, g.line, detail)
+        declared = kept
         if not declared:
             return "", frozenset(), off
         values = {self._string(path, g.prefix) for path, g in declared}
